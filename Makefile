@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make          get the base, apply the series, build kernel + selftests
+# make test     the above, then boot, run the selftests, check every patch
+# See README for the rest.
+
+SHELL := /bin/bash
+.PHONY: all build test quick edit export debug clean
+
+all: build
+
+build:
+	@scripts/get-base.sh && scripts/apply.sh && scripts/build.sh
+
+test:
+	@scripts/test.sh
+
+# Developer loop: build and boot the edit tree (make edit) as it is.
+quick:
+	@SRC_DIR=$(CURDIR)/build/edit VARIANT=edit scripts/build.sh && \
+	 SRC_DIR=$(CURDIR)/build/edit VARIANT=edit scripts/boot.sh edit
+
+edit:
+	@scripts/edit-series.sh
+
+export:
+	@scripts/export-series.sh
+
+clean:
+	rm -rf build

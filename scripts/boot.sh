@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 4: boot the built kernel in QEMU and run the guest harness.
+#
+#   scripts/boot.sh [LABEL]
+#
+# Logs go to $BUILD/logs/guest-LABEL/ (console.log: the kernel console on
+# ttyS0; tests.log: the harness on ttyS1). The verdict comes from what the
+# guest printed (scripts/results.py), never from QEMU's exit status: a
+# panic also ends QEMU with status 0 because of -no-reboot.
+#
+# Environment:
+#   BOOT_TIMEOUT   hard limit in seconds for the whole guest run (600)
+#   QEMU_ACCEL     tcg (default). kvm is opt-in for machines where KVM is
+#                  known to boot stock kernels: this project's machines have
+#                  a nested KVM that hangs instead (Documentation/testing.rst)
+#   ST_TESTS       "collection:test ..." to run only some selftests
+#   ST_BENCH=1     also run the benchmarks in selftests/benchmarks
+#   GUEST_SMP, GUEST_MEM  vCPUs (2, the minimum for the breakpoint tests), MiB
+#
+# Dependencies: qemu-system-x86 (installed on demand), python3.
+
+. "$(dirname "$0")/lib.sh"
+
+label=${1:-tip}
+out=$LOGS/guest-$label
+kernel=$OBJ/arch/x86/boot/bzImage
+
+need_pkgs qemu-system-x86_64:qemu-system-x86 python3:python3
+[ -f "$kernel" ] || die boot "$kernel" "missing: run scripts/build.sh first"
+[ -f "$INITRAMFS" ] || die boot "$INITRAMFS" "missing: run scripts/build.sh first"
+
+case ${QEMU_ACCEL:-tcg} in
+tcg)	accel=(-accel tcg,thread=multi -cpu max) ;;
+kvm)	accel=(-accel kvm -cpu host) ;;
+*)	die boot QEMU_ACCEL "unknown accelerator '${QEMU_ACCEL}' (tcg or kvm)" ;;
+esac
+
+cmdline="console=ttyS0 panic=-1 oops=panic"
+for v in ST_TESTS ST_BENCH; do
+	# Spaces cannot pass through the kernel command line: use commas.
+	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
+done
+
+rm -rf "$out"
+mkdir -p "$out"
+stage_begin "boot-$label"
+rc=0
+timeout --kill-after=10 "${BOOT_TIMEOUT:-600}" \
+	qemu-system-x86_64 "${accel[@]}" -smp "${GUEST_SMP:-2}" -m "${GUEST_MEM:-1024}" \
+	-display none -monitor none -no-reboot \
+	-kernel "$kernel" -initrd "$INITRAMFS" -append "$cmdline" \
+	-serial "file:$out/console.log" -serial "file:$out/tests.log" \
+	>"$out/qemu.log" 2>&1 || rc=$?
+[ $rc = 124 ] && echo "timeout after ${BOOT_TIMEOUT:-600}s" >>"$out/qemu.log"
+stage_end "boot-$label"
+
+python3 "$TOP/scripts/results.py" --label "$label" --qemu-rc "$rc" "$out"

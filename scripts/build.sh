@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 3: build what the guest runs, from the tree scripts/apply.sh made:
+#   config     tinyconfig + kernel-config (+ selftests/$VARIANT.config,
+#              e.g. debug.config for the debug lane), checked symbol by symbol
+#   kernel     bzImage and modules, out of tree in $OBJ (ccache if present)
+#   selftests  headers_install, then tools/testing/selftests/perf_events
+#              built statically and installed with the kselftest runner
+#   initramfs  busybox-static + the guest harness in selftests/ + the tests
+#
+# Every step is incremental: re-running after an edit rebuilds only what
+# changed. PREFIX_CHECK=1 tolerates fragment symbols that the tree does not
+# define (an earlier prefix of the series may not have them yet).
+#
+# Dependencies: gcc make flex bison bc libelf-dev libssl-dev cpio rsync
+# busybox-static (installed on demand).
+
+. "$(dirname "$0")/lib.sh"
+
+need_pkgs gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio \
+	  rsync:rsync /usr/include/libelf.h:libelf-dev \
+	  /usr/include/openssl/ssl.h:libssl-dev /bin/busybox:busybox-static \
+	  pahole:dwarves python3:python3
+
+[ -d "$SRC/.git" ] || die build "$SRC" "missing: run scripts/apply.sh first"
+
+KMAKE=(make -C "$SRC" O="$OBJ" -j"$JOBS")
+if command -v ccache >/dev/null 2>&1; then
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+	# Relative paths: trees under $BUILD share cache entries.
+	export CCACHE_BASEDIR=$BUILD
+	KMAKE+=(CC="ccache gcc")
+fi
+
+fragments=("$TOP/kernel-config")
+[ -n "$VARIANT" ] && [ -f "$TOP/selftests/$VARIANT.config" ] &&
+	fragments+=("$TOP/selftests/$VARIANT.config")
+
+# Show the first errors of a failed make, then die naming the log.
+make_or_die() {
+	local what=$1 logf=$2
+	shift 2
+	if ! "$@" >"$logf" 2>&1; then
+		grep -m 20 -E 'error|Error' "$logf" >&2 || tail -n 20 "$logf" >&2
+		die build "$logf" "$what failed"
+	fi
+}
+
+# Generate the config in a scratch directory and copy it to $OBJ only if it
+# changed, so that an unchanged config never triggers a rebuild.
+build_config() {
+	local kc=$OUT/kconfig f line sym bad=0
+
+	mkdir -p "$kc" "$OBJ"
+	make_or_die tinyconfig "$LOGS/config.log" make -C "$SRC" O="$kc" tinyconfig
+	make_or_die merge_config "$LOGS/config.log" \
+		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$kc" "$kc/.config" "${fragments[@]}"
+	make_or_die olddefconfig "$LOGS/config.log" make -C "$SRC" O="$kc" olddefconfig
+
+	# merge_config.sh only warns when a symbol drops out: fail instead.
+	for f in "${fragments[@]}"; do
+		while read -r line; do
+			case "$line" in
+			CONFIG_*=n)	sym=${line%%=*}
+					grep -q "^$sym=" "$kc/.config" || continue ;;
+			CONFIG_*=*)	sym=${line%%=*}
+					grep -qxF "$line" "$kc/.config" && continue ;;
+			*)		continue ;;
+			esac
+			if [ "${PREFIX_CHECK:-0}" = 1 ] &&
+			   ! grep -rqsx --include='Kconfig*' "config ${sym#CONFIG_}" "$SRC"; then
+				continue
+			fi
+			printf '  %s: wanted %s, got %s\n' "${f#$TOP/}" "$line" \
+				"$(grep -E "^$sym=|^# $sym is not set" "$kc/.config" || echo unset)" >&2
+			bad=1
+		done < "$f"
+	done
+	[ $bad = 0 ] || die build "kernel-config" "symbols dropped out of the final .config"
+	cmp -s "$kc/.config" "$OBJ/.config" || cp "$kc/.config" "$OBJ/.config"
+}
+
+build_kernel() {
+	make_or_die "kernel build" "$LOGS/build-kernel.log" "${KMAKE[@]}" bzImage modules
+	rm -rf "$OUT/modroot"
+	make_or_die modules_install "$LOGS/build-kernel.log" \
+		"${KMAKE[@]}" INSTALL_MOD_PATH="$OUT/modroot" modules_install
+}
+
+build_selftests() {
+	make_or_die headers_install "$LOGS/build-selftests.log" "${KMAKE[@]}" headers_install
+	rm -rf "$STOBJ/install"
+	# The Makefile's own flags plus -static (the guest has no libc);
+	# the environment's CFLAGS is appended to, not replaced.
+	CFLAGS="-static" make_or_die "selftest build" "$LOGS/build-selftests.log" \
+		make -C "$SRC/tools/testing/selftests" TARGETS=perf_events \
+		O="$STOBJ/out" KHDR_INCLUDES="-isystem $OBJ/usr/include" \
+		INSTALL_PATH="$STOBJ/install" install
+}
+
+build_initramfs() {
+	local root=$OUT/rootfs
+
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc}
+	cp /bin/busybox "$root/bin/busybox"
+	cp -r "$TOP/selftests/." "$root/selftests-harness"
+	mv "$root/selftests-harness/init" "$root/init"
+	cp -r "$STOBJ/install" "$root/kselftest"
+	[ -d "$OUT/modroot/lib" ] && cp -r "$OUT/modroot/lib" "$root/lib"
+	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+	echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$root/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet | gzip -1) \
+		>"$INITRAMFS.tmp"
+	mv "$INITRAMFS.tmp" "$INITRAMFS"
+}
+
+stage_begin config;	build_config;	 stage_end config
+stage_begin kernel;	build_kernel;	 stage_end kernel
+stage_begin selftests;	build_selftests; stage_end selftests
+stage_begin initramfs;	build_initramfs; stage_end initramfs
+log "tree:   $SRC"
+log "kernel: $OBJ/arch/x86/boot/bzImage"
+log "initramfs: $INITRAMFS"

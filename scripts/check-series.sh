@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 5: check the series patch by patch, in the tree scripts/apply.sh
+# made (branch "series").
+#
+#   round-trip   re-exporting the applied series with format-patch gives
+#                patches/ byte for byte (modulo "From <sha>" lines and the
+#                git version line; default base only)
+#   quiltimport  git quiltimport of patches/ + series gives the same tree
+#   for each patch k:
+#     checkpatch   scripts/checkpatch.pl --strict: no ERROR (warnings and
+#                  checks are listed; the cover letter must justify them)
+#     sparse-w1    C=2 W=1 on the kernel .c files the patch touches: no
+#                  warning that the same files did not have before it
+#     prefix       patches 1..k build and pass their selftests in the guest
+#                  (k < N; the tip is the main guest run of scripts/test.sh)
+# Each prefix is built once, incrementally, in the same object directory;
+# the last one leaves the tip built.
+#
+# Results: one TAP line a check, $LOGS/checks-summary "passed failed skipped".
+#
+# Dependencies: perl (checkpatch), sparse, git.
+
+. "$(dirname "$0")/lib.sh"
+
+need_pkgs sparse:sparse perl:perl
+. "$BUILD/base.env"
+
+mapfile -t patches < <(series_patches)
+N=${#patches[@]}
+tip=$(git -C "$SRC" rev-parse series)
+[ "$(git -C "$SRC" rev-list --count base..series)" = "$N" ] ||
+	die check "$SRC" "branch series does not hold the $N patches of series"
+
+pass=0 fail=0 skip=0 n=0
+echo "TAP version 13"
+# check RESULT NAME [REASON]: one TAP line.
+check() {
+	n=$((n + 1))
+	case $1 in
+	pass) pass=$((pass + 1)); echo "ok $n $2${3:+ # $3}" ;;
+	skip) skip=$((skip + 1)); echo "ok $n $2 # SKIP $3" ;;
+	*)    fail=$((fail + 1)); echo "not ok $n $2${3:+ # $3}" ;;
+	esac
+}
+
+# --- round trip through format-patch
+stage_begin check-roundtrip
+if [ -n "${KERNEL_SRC:-}" ]; then
+	check skip round-trip "KERNEL_SRC: base-commit differs from patches/"
+else
+	rt=$BUILD/roundtrip
+	rm -rf "$rt"
+	git -C "$SRC" config branch.series.description \
+		"$(python3 "$TOP/scripts/cover.py" to-description "$TOP/patches/0000-cover-letter.patch")"
+	"$TOP/scripts/export-series.sh" "$SRC" series "$rt"
+	if diff -u <(cd "$TOP/patches" && ls) <(cd "$rt" && ls) >"$LOGS/roundtrip.diff" &&
+	   diff -u <(cd "$TOP/patches" && python3 "$TOP/scripts/cover.py" normalize *.patch) \
+		   <(cd "$rt" && python3 "$TOP/scripts/cover.py" normalize *.patch) \
+		   >>"$LOGS/roundtrip.diff"; then
+		check pass round-trip
+	else
+		sed 's/^/#   /' "$LOGS/roundtrip.diff" | head -n 30
+		check fail round-trip "re-export differs from patches/, see $LOGS/roundtrip.diff"
+	fi
+fi
+stage_end check-roundtrip
+
+# --- git quiltimport gives the same tree
+stage_begin check-quiltimport
+qt=$BUILD/quilt
+if [ -d "$qt" ] && git -C "$qt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	git -C "$qt" checkout -q -f --detach base
+	git -C "$qt" clean -q -ffdx
+else
+	rm -rf "$qt"
+	git -C "$SRC" worktree prune
+	git -C "$SRC" worktree add -q --detach "$qt" base
+fi
+if pipeline_git -C "$qt" quiltimport --patches "$TOP/patches" --series "$TOP/series" \
+		>"$LOGS/quiltimport.log" 2>&1 &&
+   [ "$(git -C "$qt" rev-parse HEAD^{tree})" = "$(git -C "$SRC" rev-parse series^{tree})" ]; then
+	check pass quiltimport
+else
+	check fail quiltimport "tree differs from git am's, see $LOGS/quiltimport.log"
+fi
+stage_end check-quiltimport
+
+# Warnings of C=2 W=1 builds of the given .c files in the tree as it is
+# now, without line numbers (so that moved code does not count as new).
+warnings() {
+	local objs=() f
+	for f in "$@"; do
+		[ -f "$SRC/$f" ] && objs+=("${f%.c}.o")
+	done
+	[ ${#objs[@]} -eq 0 ] && return 0
+	make -C "$SRC" O="$OBJ" -j"$JOBS" C=2 W=1 "${objs[@]}" 2>&1 |
+		grep -E '(warning|error):' |
+		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort || true
+}
+
+# --- each patch
+stage_begin check-prefixes
+git -C "$SRC" checkout -q -f --detach base
+for k in $(seq 1 "$N"); do
+	p=${patches[k - 1]}
+	commit=$(git -C "$SRC" rev-parse "series~$((N - k))")
+
+	# checkpatch
+	(cd "$SRC" && perl scripts/checkpatch.pl --strict --no-signoff \
+		"$TOP/patches/$p") >"$LOGS/checkpatch-$k.log" 2>&1 || true
+	e=$(grep -c '^ERROR:' "$LOGS/checkpatch-$k.log" || true)
+	w=$(grep -cE '^(WARNING|CHECK):' "$LOGS/checkpatch-$k.log" || true)
+	grep -q '^Signed-off-by: ' "$TOP/patches/$p" || e=$((e + 1))
+	if [ "$e" = 0 ]; then
+		check pass "checkpatch $p" "$w warnings/checks"
+	else
+		grep -E '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch-$k.log" | sed 's/^/#   /'
+		check fail "checkpatch $p" "$e errors, see $LOGS/checkpatch-$k.log"
+	fi
+	grep -E '^(WARNING|CHECK):' "$LOGS/checkpatch-$k.log" | sed 's/^/#   /' || true
+
+	# sparse and W=1 on the touched kernel C files, before and after
+	mapfile -t cfiles < <(git -C "$SRC" diff --name-only "$commit~1" "$commit" -- '*.c' |
+			      grep -vE '^(tools|scripts|samples|Documentation)/' || true)
+	[ ${#cfiles[@]} -eq 0 ] || warnings "${cfiles[@]}" >"$LOGS/warnings-$k-before.log"
+	git -C "$SRC" checkout -q -f --detach "$commit"
+
+	# build (once: the last one leaves the tip built)
+	doc_only=0
+	[ -n "$(git -C "$SRC" diff --name-only "$commit~1" "$commit" -- \
+		':!Documentation' ':!MAINTAINERS')" ] || doc_only=1
+	built=1
+	if [ $doc_only = 0 ] &&
+	   ! PREFIX_CHECK=1 "$TOP/scripts/build.sh" >"$LOGS/prefix-$k-build.log" 2>&1; then
+		built=0
+		tail -n 5 "$LOGS/prefix-$k-build.log" | sed 's/^/#   /'
+		check fail "prefix $k builds" "see $LOGS/prefix-$k-build.log"
+	fi
+
+	if [ ${#cfiles[@]} -eq 0 ]; then
+		check skip "sparse-w1 $p" "no kernel C file touched"
+	else
+		warnings "${cfiles[@]}" >"$LOGS/warnings-$k-after.log"
+		new=$(comm -13 "$LOGS/warnings-$k-before.log" "$LOGS/warnings-$k-after.log")
+		if [ -z "$new" ]; then
+			check pass "sparse-w1 $p"
+		else
+			sed 's/^/#   /' <<<"$new"
+			check fail "sparse-w1 $p" "new warnings in ${cfiles[*]}"
+		fi
+	fi
+
+	# boot the prefix (the tip is the main guest run of scripts/test.sh)
+	[ "$k" = "$N" ] || [ $built = 0 ] && continue
+	if [ $doc_only = 1 ]; then
+		check skip "prefix $k" "documentation only"
+	elif "$TOP/scripts/boot.sh" "prefix-$k" >"$LOGS/prefix-$k-boot.log" 2>&1; then
+		check pass "prefix $k" "$(tail -n 1 "$LOGS/prefix-$k-boot.log" | sed 's/^# //')"
+	else
+		grep -E '^not ok' "$LOGS/prefix-$k-boot.log" | sed 's/^/#   /'
+		check fail "prefix $k" "$(tail -n 1 "$LOGS/prefix-$k-boot.log" | sed 's/^# //')"
+	fi
+done
+# A failed build or documentation-only last patch leaves an older build:
+# rebuild the tip then.
+git -C "$SRC" checkout -q -f --detach "$tip"
+if [ $built = 0 ] || [ $doc_only = 1 ]; then
+	"$TOP/scripts/build.sh" >"$LOGS/restore-build.log" 2>&1 ||
+		check fail "tip builds" "see $LOGS/restore-build.log"
+fi
+stage_end check-prefixes
+
+echo "1..$n"
+echo "$pass $fail $skip" >"$LOGS/checks-summary"
+echo "# series checks: $pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common definitions for the perf-series pipeline scripts. Sourced, not run.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+readonly TOP
+readonly BUILD=${BUILD_DIR:-$TOP/build}
+readonly LOGS=$BUILD/logs
+readonly CACHE=${PERF_SERIES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-series}
+
+# The base this series is made for.
+readonly BASE_PKG=linux-source-7.3
+readonly BASE_VER=7.3.4-1~bpo13+1
+readonly BASE_SUITE=trixie-backports
+readonly BASE_DEB_SHA256=703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
+readonly BASE_TAR=usr/src/linux-source-7.3.tar.xz
+readonly BASE_TAR_SHA256=76df1affb19f24926949369be1d74b60071c963c598ce8780bddd4bbf0fc3bc4
+readonly BASE_TAG=base-7.3.4-1_bpo13+1
+
+# The patched tree (a git repo made by scripts/apply.sh); SRC_DIR=build/edit
+# builds the developer's edit tree instead (make quick).
+readonly SRC=${SRC_DIR:-$BUILD/linux}
+# Each VARIANT has its own outputs; VARIANT=debug adds the fragment
+# selftests/debug.config (the debug lane).
+readonly VARIANT=${VARIANT:-}
+readonly OUT=$BUILD/out${VARIANT:+-$VARIANT}
+readonly OBJ=$OUT/obj				# O= kernel build directory
+readonly STOBJ=$OUT/selftests			# selftest build and install
+readonly INITRAMFS=$OUT/initramfs.cpio.gz
+readonly JOBS=${JOBS:-$(($(nproc) + 1))}
+
+mkdir -p "$LOGS"
+
+log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+
+# die STAGE FILE MESSAGE: the one-line error every stage ends with.
+die() {
+	printf 'ERROR: %s: %s: %s\n' "$1" "$2" "$3" >&2
+	exit 1
+}
+
+# Stage timing: stage_begin NAME ... stage_end NAME; times go to
+# $LOGS/times so that the test command can print them all at the end.
+stage_begin() { eval "_stage_t_${1//-/_}=$(date +%s)"; log "stage $1"; }
+stage_end() {
+	local v="_stage_t_${1//-/_}" t
+	t=$(($(date +%s) - ${!v}))
+	printf '%-24s %4ds\n' "$1" "$t" >>"$LOGS/times"
+	log "stage $1 done in ${t}s"
+}
+
+# need_pkgs CMD:PKG...: install the Debian packages providing missing tools.
+need_pkgs() {
+	local want=() p
+	for p in "$@"; do
+		command -v "${p%%:*}" >/dev/null 2>&1 || [ -e "${p%%:*}" ] ||
+			want+=("${p#*:}")
+	done
+	[ ${#want[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		die deps "${want[*]}" "missing; install with: sudo apt-get install ${want[*]}"
+	fi
+	log "installing ${want[*]}"
+	if ! { apt-get update -qq &&
+	       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}"; } \
+	       >"$LOGS/apt.log" 2>&1; then
+		die deps "$LOGS/apt.log" "apt-get install ${want[*]} failed"
+	fi
+}
+
+# The git identity used for commits the pipeline makes itself (scratch
+# branches that are never exported).
+pipeline_git() {
+	GIT_COMMITTER_NAME=${GIT_COMMITTER_NAME:-perf-series} \
+	GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL:-perf-series@localhost} \
+	GIT_AUTHOR_NAME=${GIT_AUTHOR_NAME:-perf-series} \
+	GIT_AUTHOR_EMAIL=${GIT_AUTHOR_EMAIL:-perf-series@localhost} \
+		git "$@"
+}
+
+# The patches named in series, in order (comments and blank lines dropped).
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$TOP/series" | awk 'NF'
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge one guest run from what the guest printed.
+
+    results.py [--label L] [--qemu-rc N] LOGDIR
+
+LOGDIR holds console.log (kernel console) and tests.log (the harness, see
+selftests/run-tests.sh). Prints one TAP line per test case (KUnit cases and
+kselftest harness cases), the kernel reports found on the console, and a
+final "N passed, N failed, N skipped" line; writes the counts to
+LOGDIR/summary. Exits 1 if anything failed, the guest did not finish, or
+the console shows a kernel report (WARNING, BUG, lockdep, KASAN, panic...).
+"""
+
+import argparse
+import os
+import re
+import sys
+
+# Kernel reports that fail a run wherever they appear on the console.
+SPLAT = re.compile(
+    r"WARNING: |BUG: |Kernel panic|Oops[:\s]|general protection fault|"
+    r"KASAN|UBSAN|kmemleak: \d+ new suspected|unreferenced object|"
+    r"possible circular locking|inconsistent lock state|"
+    r"possible recursive locking|suspicious RCU usage|"
+    r"INFO: task .* blocked|rcu_.*self-detected stall|"
+    r"detected stall|Call Trace:")
+
+RESULT = re.compile(r"^(not ok|ok)\s+\d+\s+(.*?)\s*(?:#\s*(.*))?$")
+
+
+def classify(ok, directive):
+    """pass, fail or skip for a TAP result and its directive."""
+    d = (directive or "").strip().upper()
+    if d.startswith("SKIP"):
+        return "skip"
+    if d.startswith("XFAIL"):
+        return "pass"
+    if d.startswith("TIMEOUT"):
+        return "fail"
+    return "pass" if ok else "fail"
+
+
+def parse_kunit(lines, suite):
+    """Test cases of one KUnit suite's KTAP results file."""
+    cases, top = [], None
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        m = RESULT.match(line.strip())
+        if not m:
+            continue
+        res = (classify(m.group(1) == "ok", m.group(3)), m.group(2),
+               m.group(3) or "")
+        if indent == 4:
+            cases.append(res)
+        elif indent == 0:
+            top = res
+    if not cases and top:
+        cases.append(top)
+    return [("kunit:%s.%s" % (suite, n), r, why) for r, n, why in cases]
+
+
+def parse_kselftest(lines):
+    """Test cases of a run_kselftest.sh run: harness cases of each binary."""
+    out, nested = [], []
+    for line in lines:
+        if line.startswith("# "):
+            m = RESULT.match(line[2:].strip())
+            if m:
+                nested.append((classify(m.group(1) == "ok", m.group(3)),
+                               m.group(2), m.group(3) or ""))
+            continue
+        m = RESULT.match(line.strip())
+        if not m:
+            continue
+        # "ok 1 selftests: perf_events: sigtrap_threads"
+        name = m.group(2).replace("selftests: ", "").replace(": ", ":")
+        res = classify(m.group(1) == "ok", m.group(3))
+        coll = name.split(":")[0]
+        for r, n, why in nested:
+            out.append(("%s:%s" % (coll, n), r, why))
+        # A binary that failed (or timed out) beyond its own cases, e.g.
+        # crashed after the last one or printed no TAP at all.
+        if res == "fail" and not any(r == "fail" for r, _, _ in nested):
+            out.append((name, "fail", m.group(3) or "binary exited non-zero"))
+        elif not nested:
+            out.append((name, res, m.group(3) or ""))
+        nested = []
+    return out
+
+
+def read(path):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read().replace("\r", "").splitlines()
+    except FileNotFoundError:
+        return []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--label", default="tip")
+    ap.add_argument("--qemu-rc", type=int, default=0)
+    ap.add_argument("logdir")
+    a = ap.parse_args()
+
+    tests = read(os.path.join(a.logdir, "tests.log"))
+    console = read(os.path.join(a.logdir, "console.log"))
+    cases, bench, problems = [], [], []
+
+    i = 0
+    while i < len(tests):
+        line = tests[i]
+        if line.startswith("@@@ KUNIT ") or line == "@@@ KSELFTEST" or \
+           line.startswith("@@@ BENCH "):
+            end = {"K": "@@@ KUNIT-END", "B": "@@@ BENCH-END"}.get(
+                line[4], "@@@ KSELFTEST-END")
+            j = i + 1
+            while j < len(tests) and tests[j] != end:
+                j += 1
+            block = tests[i + 1:j]
+            if line.startswith("@@@ KUNIT "):
+                cases += parse_kunit(block, line.split()[2])
+            elif line.startswith("@@@ BENCH "):
+                bench += block
+            else:
+                cases += parse_kselftest(block)
+            if j == len(tests):
+                problems.append("guest: %s did not finish" % line[4:])
+            i = j
+        i += 1
+
+    if "@@@ END" not in tests:
+        why = "timeout" if a.qemu_rc == 124 else "panic, crash or hang"
+        problems.append("guest: run did not finish (%s); see %s/console.log"
+                        % (why, a.logdir))
+    if not cases:
+        problems.append("guest: no test results at all")
+
+    splats = []
+    for n, line in enumerate(console):
+        if SPLAT.search(line):
+            splats.append(n)
+    if splats:
+        problems.append("kernel: %d report line(s) on the console" %
+                        len(splats))
+
+    counts = {"pass": 0, "fail": 0, "skip": 0}
+    print("TAP version 13")
+    print("1..%d" % (len(cases) + len(problems)))
+    n = 0
+    for name, res, why in cases:
+        n += 1
+        counts[res] += 1
+        if res == "skip":
+            print("ok %d %s # SKIP %s" % (n, name, why))
+        else:
+            print("%s %d %s%s" % ("ok" if res == "pass" else "not ok", n,
+                                  name, " # " + why if why else ""))
+    for p in problems:
+        n += 1
+        counts["fail"] += 1
+        print("not ok %d %s" % (n, p))
+
+    if splats:
+        print("# kernel reports in %s/console.log:" % a.logdir)
+        shown = set()
+        for s in splats[:5]:
+            for k in range(max(0, s - 2), min(len(console), s + 25)):
+                if k not in shown:
+                    shown.add(k)
+                    print("#   " + console[k])
+    for line in bench:
+        print("# bench: " + line)
+
+    with open(os.path.join(a.logdir, "summary"), "w") as f:
+        f.write("%d %d %d\n" % (counts["pass"], counts["fail"],
+                                counts["skip"]))
+    print("# %s: %d passed, %d failed, %d skipped" %
+          (a.label, counts["pass"], counts["fail"], counts["skip"]))
+    return 1 if counts["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

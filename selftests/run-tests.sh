@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side runner. Prints, between "@@@" markers that the host parses
+# (scripts/results.py):
+#   - the KUnit suites' KTAP results (run at boot, read from debugfs),
+#   - the kselftests listed in suites, through the standard kselftest
+#     runner (run_kselftest.sh, TAP),
+#   - with ST_BENCH=1, the benchmarks listed in benchmarks.
+#
+# ST_TESTS (space-separated "collection:test" names) limits which
+# kselftests run; empty means every test of the collections in suites.
+
+H=/selftests-harness
+echo "@@@ BEGIN $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+
+for r in /sys/kernel/debug/kunit/*/results; do
+	[ -e "$r" ] || continue
+	s=${r%/results}
+	echo "@@@ KUNIT ${s##*/}"
+	cat "$r"
+	echo "@@@ KUNIT-END"
+done
+
+args=""
+for t in $(echo "${ST_TESTS:-}" | tr , " "); do
+	args="$args -t $t"
+done
+if [ -z "$args" ]; then
+	for c in $(sed -e 's/#.*//' "$H/suites"); do
+		args="$args -c $c"
+	done
+fi
+if [ -n "$args" ]; then
+	echo "@@@ KSELFTEST"
+	(cd /kselftest && ./run_kselftest.sh $args)
+	echo "@@@ KSELFTEST-END"
+fi
+
+if [ "${ST_BENCH:-0}" = 1 ] && [ -f "$H/benchmarks" ]; then
+	sed -e 's/#.*//' "$H/benchmarks" | while read -r b; do
+		[ -n "$b" ] || continue
+		echo "@@@ BENCH $b"
+		"$H/bench/$b"
+		echo "@@@ BENCH-END"
+	done
+fi
+echo "@@@ END"
