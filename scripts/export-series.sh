@@ -20,8 +20,13 @@ git -C "$tree" rev-parse -q --verify base >/dev/null ||
 	die export "$tree" "no tag base: make the tree with scripts/edit-series.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
-	--base=base -o "$tmp" "base..$branch"
+# Deterministic output, so that a re-export reproduces patches/: the
+# cover letter is dated like the last patch (format-patch would use the
+# current time), and index lines use a fixed abbreviation length (the
+# default depends on how many objects the repository has).
+GIT_COMMITTER_DATE=$(git -C "$tree" log -1 --format=%aD "$branch") \
+git -C "$tree" -c core.abbrev=12 format-patch -q --cover-letter \
+	--cover-from-description=subject --base=base -o "$tmp" "base..$branch"
 [ "$outdir" = "$TOP/patches" ] || { mkdir -p "$outdir"; cp "$tmp"/*.patch "$outdir"; exit 0; }
 
 rm -f "$TOP"/patches/*.patch

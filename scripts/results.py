@@ -111,17 +111,16 @@ def main():
     i = 0
     while i < len(tests):
         line = tests[i]
-        if line.startswith("@@@ KUNIT ") or line == "@@@ KSELFTEST" or \
-           line.startswith("@@@ BENCH "):
-            end = {"K": "@@@ KUNIT-END", "B": "@@@ BENCH-END"}.get(
-                line[4], "@@@ KSELFTEST-END")
+        kind = line.split()[1] if line.startswith("@@@ ") else ""
+        if kind in ("KUNIT", "KSELFTEST", "BENCH"):
+            end = "@@@ %s-END" % kind
             j = i + 1
             while j < len(tests) and tests[j] != end:
                 j += 1
             block = tests[i + 1:j]
-            if line.startswith("@@@ KUNIT "):
+            if kind == "KUNIT":
                 cases += parse_kunit(block, line.split()[2])
-            elif line.startswith("@@@ BENCH "):
+            elif kind == "BENCH":
                 bench += block
             else:
                 cases += parse_kselftest(block)
@@ -153,7 +152,8 @@ def main():
         n += 1
         counts[res] += 1
         if res == "skip":
-            print("ok %d %s # SKIP %s" % (n, name, why))
+            print("ok %d %s # SKIP %s" % (n, name,
+                                          re.sub(r"^SKIP\s*", "", why)))
         else:
             print("%s %d %s%s" % ("ok" if res == "pass" else "not ok", n,
                                   name, " # " + why if why else ""))
