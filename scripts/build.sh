@@ -42,7 +42,7 @@ make_or_die() {
 	local what=$1 logf=$2
 	shift 2
 	if ! "$@" >"$logf" 2>&1; then
-		grep -m 20 -E 'error|Error' "$logf" >&2 || tail -n 20 "$logf" >&2
+		grep -m 20 -iE 'error' "$logf" >&2 || tail -n 20 "$logf" >&2
 		die build "$logf" "$what failed"
 	fi
 }

@@ -112,6 +112,8 @@ def main():
     while i < len(tests):
         line = tests[i]
         kind = line.split()[1] if line.startswith("@@@ ") else ""
+        if kind == "MODULE":
+            problems.append("guest: " + line[4:])
         if kind in ("KUNIT", "KSELFTEST", "BENCH"):
             end = "@@@ %s-END" % kind
             j = i + 1

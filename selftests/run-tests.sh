@@ -4,6 +4,7 @@
 # Guest-side runner. Prints, between "@@@" markers that the host parses
 # (scripts/results.py):
 #   - the KUnit suites' KTAP results (run at boot, read from debugfs),
+#   - after loading the modules listed in modules,
 #   - the kselftests listed in suites, through the standard kselftest
 #     runner (run_kselftest.sh, TAP),
 #   - with ST_BENCH=1, the benchmarks listed in benchmarks.
@@ -20,6 +21,11 @@ for r in /sys/kernel/debug/kunit/*/results; do
 	echo "@@@ KUNIT ${s##*/}"
 	cat "$r"
 	echo "@@@ KUNIT-END"
+done
+
+for m in $(sed -e 's/#.*//' "$H/modules"); do
+	ko=$(find /lib/modules -name "$m.ko" 2>/dev/null | head -n 1)
+	[ -n "$ko" ] && ! insmod "$ko" && echo "@@@ MODULE $m failed to load"
 done
 
 args=""
