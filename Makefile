@@ -5,7 +5,7 @@
 # See README for the rest.
 
 SHELL := /bin/bash
-.PHONY: all build test quick edit export debug clean
+.PHONY: all build test quick edit export bench debug clean
 
 all: build
 
@@ -28,3 +28,7 @@ export:
 
 clean:
 	rm -rf build
+
+# Benchmarks, base kernel vs series kernel in one run.
+bench:
+	@scripts/bench.sh

@@ -108,6 +108,16 @@ build_initramfs() {
 	cp -r "$TOP/selftests/." "$root/selftests-harness"
 	mv "$root/selftests-harness/init" "$root/init"
 	cp -r "$STOBJ/install" "$root/kselftest"
+	# The benchmarks (selftests/bench/*.c), for ST_BENCH=1.
+	mkdir -p "$root/selftests-harness/bench"
+	for f in "$TOP"/selftests/bench/*.c; do
+		[ -e "$f" ] || continue
+		gcc -static -O2 -Wall -isystem "$OBJ/usr/include" -o \
+			"$root/selftests-harness/bench/$(basename "$f" .c)" "$f" -lpthread \
+			>>"$LOGS/build-selftests.log" 2>&1 ||
+			die build "$f" "benchmark build failed, see $LOGS/build-selftests.log"
+	done
+	rm -f "$root"/selftests-harness/bench/*.c
 	[ -d "$OUT/modroot/lib" ] && cp -r "$OUT/modroot/lib" "$root/lib"
 	echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 	echo "nobody:x:65534:65534:nobody:/:/bin/sh" >>"$root/etc/passwd"

@@ -7,7 +7,8 @@
 #   - after loading the modules listed in modules,
 #   - the kselftests listed in suites, through the standard kselftest
 #     runner (run_kselftest.sh, TAP),
-#   - with ST_BENCH=1, the benchmarks listed in benchmarks.
+#   - with ST_BENCH=1, instead of the kselftests, the benchmarks listed in
+#     benchmarks.
 #
 # ST_TESTS (space-separated "collection:test" names) limits which
 # kselftests run; empty means every test of the collections in suites.
@@ -37,7 +38,7 @@ if [ -z "$args" ]; then
 		args="$args -c $c"
 	done
 fi
-if [ -n "$args" ]; then
+if [ -n "$args" ] && [ "${ST_BENCH:-0}" != 1 ]; then
 	echo "@@@ KSELFTEST"
 	(cd /kselftest && ./run_kselftest.sh $args)
 	echo "@@@ KSELFTEST-END"
