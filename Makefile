@@ -5,7 +5,7 @@
 # See README for the rest.
 
 SHELL := /bin/bash
-.PHONY: all build test quick edit export bench debug clean
+.PHONY: all build test quick edit export bench debug matrix clean
 
 all: build
 
@@ -28,6 +28,14 @@ export:
 
 clean:
 	rm -rf build
+
+# The debug lane: the same guest run on a KASAN + lockdep + kmemleak kernel.
+debug:
+	@env VARIANT=debug GUEST_MEM=2048 BOOT_TIMEOUT=1800 scripts/test.sh
+
+# Every prefix built for x86_64 allnoconfig, i386 and arm64, W=1 and sparse.
+matrix:
+	@scripts/matrix.sh
 
 # Benchmarks, base kernel vs series kernel in one run.
 bench:

@@ -15,7 +15,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$SRC/.git" ] || die bench "$SRC" "missing: run make first"
+[ -e "$SRC/.git" ] || die bench "$SRC" "missing: run make first"
 bt=$BUILD/base-tree
 if [ -d "$bt" ] && git -C "$bt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	git -C "$bt" checkout -q -f --detach base
@@ -26,13 +26,13 @@ else
 fi
 
 stage_begin bench-build
-VARIANT=base SRC_DIR=$bt PREFIX_CHECK=1 "$TOP/scripts/build.sh" >"$LOGS/bench-base-build.log" 2>&1 ||
+env VARIANT=base SRC_DIR="$bt" PREFIX_CHECK=1 "$TOP/scripts/build.sh" >"$LOGS/bench-base-build.log" 2>&1 ||
 	die bench "$LOGS/bench-base-build.log" "base kernel build failed"
 "$TOP/scripts/build.sh" >"$LOGS/bench-series-build.log" 2>&1 ||
 	die bench "$LOGS/bench-series-build.log" "series kernel build failed"
 stage_end bench-build
 
-ST_BENCH=1 VARIANT=base SRC_DIR=$bt "$TOP/scripts/boot.sh" bench-base >"$LOGS/bench-base.tap" 2>&1 ||
+env ST_BENCH=1 VARIANT=base SRC_DIR="$bt" "$TOP/scripts/boot.sh" bench-base >"$LOGS/bench-base.tap" 2>&1 ||
 	die bench "$LOGS/bench-base.tap" "base guest run failed"
 ST_BENCH=1 "$TOP/scripts/boot.sh" bench-series >"$LOGS/bench-series.tap" 2>&1 ||
 	die bench "$LOGS/bench-series.tap" "series guest run failed"

@@ -23,7 +23,7 @@ need_pkgs gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio \
 	  /usr/include/openssl/ssl.h:libssl-dev /bin/busybox:busybox-static \
 	  pahole:dwarves python3:python3
 
-[ -d "$SRC/.git" ] || die build "$SRC" "missing: run scripts/apply.sh first"
+[ -e "$SRC/.git" ] || die build "$SRC" "missing: run scripts/apply.sh first"
 
 KMAKE=(make -C "$SRC" O="$OBJ" -j"$JOBS")
 if command -v ccache >/dev/null 2>&1; then
@@ -49,9 +49,22 @@ make_or_die() {
 
 # Generate the config in a scratch directory and copy it to $OBJ only if it
 # changed, so that an unchanged config never triggers a rebuild.
-build_config() {
-	local kc=$OUT/kconfig f line sym bad=0
+# What the config depends on: the fragments and every Kconfig file.
+config_key() {
+	{ cat "${fragments[@]}"; echo "${PREFIX_CHECK:-0}"
+	  git -C "$SRC" ls-files -s -- '*Kconfig*'
+	  git -C "$SRC" diff HEAD -- '*Kconfig*'; } | sha256sum | cut -d' ' -f1
+}
 
+build_config() {
+	local kc=$OUT/kconfig f line sym bad=0 key
+
+	key=$(config_key)
+	if [ -f "$OBJ/.config" ] && [ "$(cat "$OUT/config.key" 2>/dev/null)" = "$key" ]; then
+		log "config unchanged"
+		return 0
+	fi
+	rm -f "$OUT/config.key"
 	mkdir -p "$kc" "$OBJ"
 	make_or_die tinyconfig "$LOGS/config.log" make -C "$SRC" O="$kc" tinyconfig
 	make_or_die merge_config "$LOGS/config.log" \
@@ -79,13 +92,31 @@ build_config() {
 	done
 	[ $bad = 0 ] || die build "kernel-config" "symbols dropped out of the final .config"
 	cmp -s "$kc/.config" "$OBJ/.config" || cp "$kc/.config" "$OBJ/.config"
+	echo "$key" >"$OUT/config.key"
 }
 
+# Skip make when the kernel built last is still right: the config is the
+# same and, since the commit it was built from, only paths changed (in
+# commits or in the work tree) that do not go into the kernel.
 build_kernel() {
+	local built
+
+	built=$(cat "$OUT/kernel.built" 2>/dev/null || true)
+	if [ -n "$built" ] && [ -f "$OBJ/arch/x86/boot/bzImage" ] &&
+	   [ "${built%% *}" = "$(cat "$OUT/config.key")" ] &&
+	   [ -z "$(git -C "$SRC" diff --name-only "${built##* }" -- . \
+		':!tools' ':!Documentation' ':!MAINTAINERS' 2>/dev/null || echo x)" ]; then
+		log "kernel unchanged since ${built##* }"
+		return 0
+	fi
+	rm -f "$OUT/kernel.built"
 	make_or_die "kernel build" "$LOGS/build-kernel.log" "${KMAKE[@]}" bzImage modules
 	rm -rf "$OUT/modroot"
 	make_or_die modules_install "$LOGS/build-kernel.log" \
 		"${KMAKE[@]}" INSTALL_MOD_PATH="$OUT/modroot" modules_install
+	# Only a committed state can be compared against later.
+	[ -n "$(git -C "$SRC" status --porcelain -uno)" ] ||
+		echo "$(cat "$OUT/config.key") $(git -C "$SRC" rev-parse HEAD)" >"$OUT/kernel.built"
 }
 
 build_selftests() {

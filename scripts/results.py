@@ -114,7 +114,7 @@ def main():
         kind = line.split()[1] if line.startswith("@@@ ") else ""
         if kind == "MODULE":
             problems.append("guest: " + line[4:])
-        if kind in ("KUNIT", "KSELFTEST", "BENCH"):
+        if kind in ("KUNIT", "KSELFTEST", "BENCH", "KMEMLEAK"):
             end = "@@@ %s-END" % kind
             j = i + 1
             while j < len(tests) and tests[j] != end:
@@ -124,6 +124,11 @@ def main():
                 cases += parse_kunit(block, line.split()[2])
             elif kind == "BENCH":
                 bench += block
+            elif kind == "KMEMLEAK":
+                leaks = [b for b in block if "unreferenced object" in b]
+                if leaks:
+                    problems.append("kmemleak: %d leak(s) reported:\n%s" % (
+                        len(leaks), "\n".join("#   " + b for b in block[:40])))
             else:
                 cases += parse_kselftest(block)
             if j == len(tests):

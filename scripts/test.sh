@@ -11,8 +11,10 @@
 # last a line "N passed, N failed, N skipped". Exits non-zero if anything
 # failed.
 #
-# Environment: SKIP_CHECKS=1 stops after the guest run of the tip; see
-# scripts/boot.sh for the guest's knobs.
+# Environment: SKIP_CHECKS=1 stops after the guest run of the tip;
+# VARIANT=debug (make debug) builds and boots the debug lane's kernel
+# instead, without the series checks; see scripts/boot.sh for the guest's
+# knobs.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -36,10 +38,11 @@ for s in get-base apply build; do
 	fi
 done
 
-"$TOP/scripts/boot.sh" tip || true
-read -r p f k <"$LOGS/guest-tip/summary"
+label=${VARIANT:+$VARIANT-}tip
+"$TOP/scripts/boot.sh" "$label" || true
+read -r p f k <"$LOGS/guest-$label/summary"
 
-if [ "${SKIP_CHECKS:-0}" != 1 ]; then
+if [ "${SKIP_CHECKS:-0}" != 1 ] && [ -z "$VARIANT" ]; then
 	"$TOP/scripts/check-series.sh" || true
 	if [ -f "$LOGS/checks-summary" ]; then
 		read -r cp cf ck <"$LOGS/checks-summary"

@@ -8,7 +8,8 @@
 #   - the kselftests listed in suites, through the standard kselftest
 #     runner (run_kselftest.sh, TAP),
 #   - with ST_BENCH=1, instead of the kselftests, the benchmarks listed in
-#     benchmarks.
+#     benchmarks,
+#   - where kmemleak is on (the debug lane), what it found since boot.
 #
 # ST_TESTS (space-separated "collection:test" names) limits which
 # kselftests run; empty means every test of the collections in suites.
@@ -23,6 +24,13 @@ for r in /sys/kernel/debug/kunit/*/results; do
 	cat "$r"
 	echo "@@@ KUNIT-END"
 done
+
+# kmemleak (debug lane): forget what boot left, report what the tests leak.
+KML=/sys/kernel/debug/kmemleak
+if [ -w $KML ]; then
+	echo scan >$KML
+	echo clear >$KML
+fi
 
 for m in $(sed -e 's/#.*//' "$H/modules"); do
 	ko=$(find /lib/modules -name "$m.ko" 2>/dev/null | head -n 1)
@@ -51,5 +59,15 @@ if [ "${ST_BENCH:-0}" = 1 ] && [ -f "$H/benchmarks" ]; then
 		"$H/bench/$b"
 		echo "@@@ BENCH-END"
 	done
+fi
+if [ -w $KML ]; then
+	# An object is reported once it is older than 5 s and still
+	# unreferenced after a scan; two scans settle what moved meanwhile.
+	sleep 6
+	echo scan >$KML
+	echo scan >$KML
+	echo "@@@ KMEMLEAK"
+	cat $KML
+	echo "@@@ KMEMLEAK-END"
 fi
 echo "@@@ END"

@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The build matrix (make matrix): every prefix of the series built the way
+# the 0-day bot would, in the directories the series touches, for
+#
+#   x86_64-allno   x86_64 allnoconfig (perf is selected by x86: it stays)
+#   i386           i386 tinyconfig + kernel-config
+#   arm64          arm64 tinyconfig + kernel-config, Debian's cross gcc
+#   arm64-noperf   arm64 allnoconfig: perf compiled out
+#
+# each with W=1 and sparse (C=1), plus `make coccicheck MODE=report` on
+# kernel/events/ for the x86_64 project config. A warning or report that the
+# same check on the base does not give fails it (line numbers ignored).
+# Directory builds (make kernel/events/ ...) keep it affordable: each
+# configuration is prepared once, then each prefix rebuilds the directories.
+#
+#   scripts/matrix.sh [CONFIG...]     default: all of the above
+#
+# Dependencies: gcc-aarch64-linux-gnu, sparse, coccinelle (installed on
+# demand).
+
+. "$(dirname "$0")/lib.sh"
+
+need_pkgs sparse:sparse aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu spatch:coccinelle
+
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(x86_64-allno i386 arm64 arm64-noperf)
+mapfile -t patches < <(series_patches)
+N=${#patches[@]}
+MTX=$BUILD/matrix
+MSRC=$BUILD/matrix-tree		# a worktree of the series, moved freely
+mkdir -p "$MTX"
+if ! git -C "$MSRC" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$MSRC"
+	git -C "$SRC" worktree prune
+	git -C "$SRC" worktree add -q --detach "$MSRC" base
+fi
+
+# The directories to build: kernel/events/ and whatever kernel directory a
+# patch of the series touches (selftests and docs are built elsewhere).
+mapfile -t dirs < <(git -C "$SRC" diff --name-only base series -- '*.c' '*.h' |
+		    grep -vE '^(tools|Documentation|scripts|samples)/' |
+		    xargs -r -n1 dirname | sed 's|^include.*|kernel/events|' |
+		    sort -u)
+[[ " ${dirs[*]} " == *" kernel/events "* ]] || dirs+=(kernel/events)
+
+# make_args CONFIG: the arch and compiler of a configuration.
+make_args() {
+	case $1 in
+	x86_64-*)	echo "ARCH=x86_64" ;;
+	i386)		echo "ARCH=i386" ;;
+	arm64*)		echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ;;
+	*)		die matrix "$1" "unknown configuration (x86_64-allno i386 arm64 arm64-noperf)" ;;
+	esac
+}
+
+# configure CONFIG: (re)make its .config from the tree as it is now.
+configure() {
+	local c=$1 o=$MTX/$1 args
+	read -ra args <<<"$(make_args "$c")"
+
+	mkdir -p "$o"
+	case $c in
+	*-allno|*-noperf)
+		make -C "$MSRC" O="$o" "${args[@]}" allnoconfig ;;
+	*)
+		make -C "$MSRC" O="$o" "${args[@]}" tinyconfig &&
+		grep -v '^CONFIG_64BIT=' "$TOP/kernel-config" >"$o/fragment" &&
+		{ [ "$c" != i386 ] || echo "CONFIG_64BIT=n" >>"$o/fragment"; } &&
+		"$MSRC/scripts/kconfig/merge_config.sh" -m -O "$o" "$o/.config" "$o/fragment" &&
+		make -C "$MSRC" O="$o" "${args[@]}" olddefconfig ;;
+	esac >"$o/config.log" 2>&1 || die matrix "$o/config.log" "configuring $c failed"
+	make -C "$MSRC" O="$o" "${args[@]}" -j"$JOBS" prepare >"$o/prepare.log" 2>&1 ||
+		die matrix "$o/prepare.log" "make prepare for $c failed"
+}
+
+# build CONFIG: warnings of W=1 C=1 builds of the directories, normalised.
+build() {
+	local c=$1 o=$MTX/$1 args d
+	read -ra args <<<"$(make_args "$c")"
+
+	for d in "${dirs[@]}"; do
+		[ -d "$MSRC/$d" ] || continue
+		make -C "$MSRC" O="$o" "${args[@]}" -j"$JOBS" W=1 C=1 "$d/" 2>&1 || echo "error: make $d/ failed"
+	done | grep -E '(warning|error):' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort
+}
+
+pass=0 fail=0 n=0
+check() {
+	n=$((n + 1))
+	if [ "$1" = pass ]; then
+		pass=$((pass + 1)); echo "ok $n $2"
+	else
+		fail=$((fail + 1)); echo "not ok $n $2 # $3"
+	fi
+}
+
+tip=$(git -C "$SRC" rev-parse series)
+echo "TAP version 13"
+for c in "${configs[@]}"; do
+	make_args "$c" >/dev/null
+	stage_begin "matrix-$c"
+	git -C "$MSRC" checkout -q -f --detach base
+	configure "$c"
+	build "$c" >"$MTX/$c-base.warn"
+	for k in $(seq 1 "$N"); do
+		git -C "$MSRC" checkout -q -f --detach "series~$((N - k))"
+		configure "$c"
+		build "$c" >"$MTX/$c-$k.warn"
+		new=$(comm -13 "$MTX/$c-base.warn" "$MTX/$c-$k.warn")
+		if [ -z "$new" ]; then
+			check pass "$c prefix $k"
+		else
+			sed 's/^/#   /' <<<"$new"
+			check fail "$c prefix $k" "new warnings, see $MTX/$c-$k.warn"
+		fi
+	done
+	stage_end "matrix-$c"
+done
+
+stage_begin matrix-coccicheck
+mkdir -p "$MTX/cocci"
+git -C "$MSRC" checkout -q -f --detach base
+make -C "$MSRC" O="$MTX/cocci" coccicheck MODE=report M=kernel/events/ 2>/dev/null |
+	grep -E '^[^ ]+\.[ch]:' | sed -E 's/:[0-9]+:[0-9-]+:/:/' | sort >"$MTX/cocci-base.txt" || true
+git -C "$MSRC" checkout -q -f --detach "$tip"
+make -C "$MSRC" O="$MTX/cocci" coccicheck MODE=report M=kernel/events/ 2>/dev/null |
+	grep -E '^[^ ]+\.[ch]:' | sed -E 's/:[0-9]+:[0-9-]+:/:/' | sort >"$MTX/cocci-tip.txt" || true
+new=$(comm -13 "$MTX/cocci-base.txt" "$MTX/cocci-tip.txt")
+if [ -z "$new" ]; then
+	check pass "coccicheck kernel/events"
+else
+	sed 's/^/#   /' <<<"$new"
+	check fail "coccicheck kernel/events" "new reports, see $MTX/cocci-tip.txt"
+fi
+stage_end matrix-coccicheck
+
+git -C "$MSRC" checkout -q -f --detach "$tip"
+echo "1..$n"
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
