@@ -21,7 +21,7 @@
 need_pkgs gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio \
 	  rsync:rsync /usr/include/libelf.h:libelf-dev \
 	  /usr/include/openssl/ssl.h:libssl-dev /bin/busybox:busybox-static \
-	  pahole:dwarves python3:python3
+	  pahole:dwarves python3:python3 /sbin/depmod:kmod
 
 [ -e "$SRC/.git" ] || die build "$SRC" "missing: run scripts/apply.sh first"
 
