@@ -33,22 +33,12 @@ tip=$(git -C "$SRC" rev-parse series)
 [ "$(git -C "$SRC" rev-list --count base..series)" = "$N" ] ||
 	die check "$SRC" "branch series does not hold the $N patches of series"
 
-pass=0 fail=0 skip=0 n=0
 echo "TAP version 13"
-# check RESULT NAME [REASON]: one TAP line.
-check() {
-	n=$((n + 1))
-	case $1 in
-	pass) pass=$((pass + 1)); echo "ok $n $2${3:+ # $3}" ;;
-	skip) skip=$((skip + 1)); echo "ok $n $2 # SKIP $3" ;;
-	*)    fail=$((fail + 1)); echo "not ok $n $2${3:+ # $3}" ;;
-	esac
-}
 
 # --- round trip through format-patch
 stage_begin check-roundtrip
 if [ -n "${KERNEL_SRC:-}" ]; then
-	check skip round-trip "KERNEL_SRC: base-commit differs from patches/"
+	tap_check skip round-trip "KERNEL_SRC: base-commit differs from patches/"
 else
 	rt=$BUILD/roundtrip
 	rm -rf "$rt"
@@ -59,10 +49,10 @@ else
 	   diff -u <(cd "$TOP/patches" && python3 "$TOP/scripts/cover.py" normalize *.patch) \
 		   <(cd "$rt" && python3 "$TOP/scripts/cover.py" normalize *.patch) \
 		   >>"$LOGS/roundtrip.diff"; then
-		check pass round-trip
+		tap_check pass round-trip
 	else
 		sed 's/^/#   /' "$LOGS/roundtrip.diff" | head -n 30
-		check fail round-trip "re-export differs from patches/, see $LOGS/roundtrip.diff"
+		tap_check fail round-trip "re-export differs from patches/, see $LOGS/roundtrip.diff"
 	fi
 fi
 stage_end check-roundtrip
@@ -81,9 +71,9 @@ fi
 if pipeline_git -C "$qt" quiltimport --patches "$TOP/patches" --series "$TOP/series" \
 		>"$LOGS/quiltimport.log" 2>&1 &&
    [ "$(git -C "$qt" rev-parse HEAD^{tree})" = "$(git -C "$SRC" rev-parse series^{tree})" ]; then
-	check pass quiltimport
+	tap_check pass quiltimport
 else
-	check fail quiltimport "tree differs from git am's, see $LOGS/quiltimport.log"
+	tap_check fail quiltimport "tree differs from git am's, see $LOGS/quiltimport.log"
 fi
 stage_end check-quiltimport
 
@@ -114,10 +104,10 @@ for k in $(seq 1 "$N"); do
 	w=$(grep -cE '^(WARNING|CHECK):' "$LOGS/checkpatch-$k.log" || true)
 	grep -q '^Signed-off-by: ' "$TOP/patches/$p" || e=$((e + 1))
 	if [ "$e" = 0 ]; then
-		check pass "checkpatch $p" "$w warnings/checks"
+		tap_check pass "checkpatch $p" "$w warnings/checks"
 	else
 		grep -E '^(ERROR|WARNING|CHECK):' "$LOGS/checkpatch-$k.log" | sed 's/^/#   /'
-		check fail "checkpatch $p" "$e errors, see $LOGS/checkpatch-$k.log"
+		tap_check fail "checkpatch $p" "$e errors, see $LOGS/checkpatch-$k.log"
 	fi
 	grep -E '^(WARNING|CHECK):' "$LOGS/checkpatch-$k.log" | sed 's/^/#   /' || true
 
@@ -136,31 +126,26 @@ for k in $(seq 1 "$N"); do
 	   ! PREFIX_CHECK=1 "$TOP/scripts/build.sh" >"$LOGS/prefix-$k-build.log" 2>&1; then
 		built=0
 		tail -n 5 "$LOGS/prefix-$k-build.log" | sed 's/^/#   /'
-		check fail "prefix $k builds" "see $LOGS/prefix-$k-build.log"
+		tap_check fail "prefix $k builds" "see $LOGS/prefix-$k-build.log"
 	fi
 
 	if [ ${#cfiles[@]} -eq 0 ]; then
-		check skip "sparse-w1 $p" "no kernel C file touched"
+		tap_check skip "sparse-w1 $p" "no kernel C file touched"
 	else
 		warnings "${cfiles[@]}" >"$LOGS/warnings-$k-after.log"
-		new=$(comm -13 "$LOGS/warnings-$k-before.log" "$LOGS/warnings-$k-after.log")
-		if [ -z "$new" ]; then
-			check pass "sparse-w1 $p"
-		else
-			sed 's/^/#   /' <<<"$new"
-			check fail "sparse-w1 $p" "new warnings in ${cfiles[*]}"
-		fi
+		tap_check_new "sparse-w1 $p" "$LOGS/warnings-$k-before.log" \
+			"$LOGS/warnings-$k-after.log" "new warnings in ${cfiles[*]}"
 	fi
 
 	# boot the prefix (the tip is the main guest run of scripts/test.sh)
 	[ "$k" = "$N" ] || [ $built = 0 ] && continue
 	if [ $doc_only = 1 ]; then
-		check skip "prefix $k" "documentation only"
+		tap_check skip "prefix $k" "documentation only"
 	elif "$TOP/scripts/boot.sh" "prefix-$k" >"$LOGS/prefix-$k-boot.log" 2>&1; then
-		check pass "prefix $k" "$(tail -n 1 "$LOGS/prefix-$k-boot.log" | sed 's/^# //')"
+		tap_check pass "prefix $k" "$(tail -n 1 "$LOGS/prefix-$k-boot.log" | sed 's/^# //')"
 	else
 		grep -E '^not ok' "$LOGS/prefix-$k-boot.log" | sed 's/^/#   /'
-		check fail "prefix $k" "$(tail -n 1 "$LOGS/prefix-$k-boot.log" | sed 's/^# //')"
+		tap_check fail "prefix $k" "$(tail -n 1 "$LOGS/prefix-$k-boot.log" | sed 's/^# //')"
 	fi
 done
 # A failed build or documentation-only last patch leaves an older build:
@@ -168,11 +153,11 @@ done
 git -C "$SRC" checkout -q -f --detach "$tip"
 if [ $built = 0 ] || [ $doc_only = 1 ]; then
 	"$TOP/scripts/build.sh" >"$LOGS/restore-build.log" 2>&1 ||
-		check fail "tip builds" "see $LOGS/restore-build.log"
+		tap_check fail "tip builds" "see $LOGS/restore-build.log"
 fi
 stage_end check-prefixes
 
-echo "1..$n"
-echo "$pass $fail $skip" >"$LOGS/checks-summary"
-echo "# series checks: $pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+echo "1..$tap_n"
+echo "$tap_pass $tap_fail $tap_skip" >"$LOGS/checks-summary"
+echo "# series checks: $tap_pass passed, $tap_fail failed, $tap_skip skipped"
+[ "$tap_fail" = 0 ]

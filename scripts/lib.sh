@@ -83,3 +83,29 @@ pipeline_git() {
 series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$TOP/series" | awk 'NF'
 }
+
+# TAP results of the checks a script makes: tap_check pass|fail|skip NAME
+# [REASON] prints one line and counts it in tap_pass, tap_fail, tap_skip.
+tap_n=0 tap_pass=0 tap_fail=0 tap_skip=0
+tap_check() {
+	tap_n=$((tap_n + 1))
+	case $1 in
+	pass) tap_pass=$((tap_pass + 1)); echo "ok $tap_n $2${3:+ # $3}" ;;
+	skip) tap_skip=$((tap_skip + 1)); echo "ok $tap_n $2 # SKIP $3" ;;
+	*)    tap_fail=$((tap_fail + 1)); echo "not ok $tap_n $2${3:+ # $3}" ;;
+	esac
+}
+
+# tap_check_new NAME BEFORE AFTER REASON: pass if the sorted file AFTER has
+# no line that BEFORE lacks; else show those lines and fail with REASON.
+tap_check_new() {
+	local new
+
+	new=$(comm -13 "$2" "$3")
+	if [ -z "$new" ]; then
+		tap_check pass "$1"
+	else
+		sed 's/^/#   /' <<<"$new"
+		tap_check fail "$1" "$4"
+	fi
+}

@@ -86,16 +86,6 @@ build() {
 	done | grep -E '(warning|error):' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort
 }
 
-pass=0 fail=0 n=0
-check() {
-	n=$((n + 1))
-	if [ "$1" = pass ]; then
-		pass=$((pass + 1)); echo "ok $n $2"
-	else
-		fail=$((fail + 1)); echo "not ok $n $2 # $3"
-	fi
-}
-
 tip=$(git -C "$SRC" rev-parse series)
 echo "TAP version 13"
 for c in "${configs[@]}"; do
@@ -108,13 +98,8 @@ for c in "${configs[@]}"; do
 		git -C "$MSRC" checkout -q -f --detach "series~$((N - k))"
 		configure "$c"
 		build "$c" >"$MTX/$c-$k.warn"
-		new=$(comm -13 "$MTX/$c-base.warn" "$MTX/$c-$k.warn")
-		if [ -z "$new" ]; then
-			check pass "$c prefix $k"
-		else
-			sed 's/^/#   /' <<<"$new"
-			check fail "$c prefix $k" "new warnings, see $MTX/$c-$k.warn"
-		fi
+		tap_check_new "$c prefix $k" "$MTX/$c-base.warn" "$MTX/$c-$k.warn" \
+			"new warnings, see $MTX/$c-$k.warn"
 	done
 	stage_end "matrix-$c"
 done
@@ -127,16 +112,11 @@ make -C "$MSRC" O="$MTX/cocci" coccicheck MODE=report M=kernel/events/ 2>/dev/nu
 git -C "$MSRC" checkout -q -f --detach "$tip"
 make -C "$MSRC" O="$MTX/cocci" coccicheck MODE=report M=kernel/events/ 2>/dev/null |
 	grep -E '^[^ ]+\.[ch]:' | sed -E 's/:[0-9]+:[0-9-]+:/:/' | sort >"$MTX/cocci-tip.txt" || true
-new=$(comm -13 "$MTX/cocci-base.txt" "$MTX/cocci-tip.txt")
-if [ -z "$new" ]; then
-	check pass "coccicheck kernel/events"
-else
-	sed 's/^/#   /' <<<"$new"
-	check fail "coccicheck kernel/events" "new reports, see $MTX/cocci-tip.txt"
-fi
+tap_check_new "coccicheck kernel/events" "$MTX/cocci-base.txt" "$MTX/cocci-tip.txt" \
+	"new reports, see $MTX/cocci-tip.txt"
 stage_end matrix-coccicheck
 
 git -C "$MSRC" checkout -q -f --detach "$tip"
-echo "1..$n"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+echo "1..$tap_n"
+echo "$tap_pass passed, $tap_fail failed"
+[ "$tap_fail" = 0 ]
