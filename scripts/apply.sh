@@ -35,7 +35,7 @@ while read -r p; do
 	if ! pipeline_git -C "$SRC" am -q --committer-date-is-author-date \
 			"$TOP/patches/$p" >"$LOGS/apply.log" 2>&1; then
 		git -C "$SRC" am --abort >/dev/null 2>&1 || true
-		cat "$LOGS/apply.log" >&2
+		grep -E '^(error|fatal|Patch failed)' "$LOGS/apply.log" >&2 || cat "$LOGS/apply.log" >&2
 		die apply "patches/$p" "does not apply onto $(git -C "$SRC" describe --always HEAD)"
 	fi
 	n=$((n + 1))
