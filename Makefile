@@ -31,7 +31,7 @@ clean:
 
 # The debug lane: the same guest run on a KASAN + lockdep + kmemleak kernel.
 debug:
-	@env VARIANT=debug GUEST_MEM=2048 BOOT_TIMEOUT=1800 scripts/test.sh
+	@env VARIANT=debug GUEST_MEM=2048 BOOT_TIMEOUT=2400 ST_TIMEOUT=1200 scripts/test.sh
 
 # Every prefix built for x86_64 allnoconfig, i386 and arm64, W=1 and sparse.
 matrix:

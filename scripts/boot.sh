@@ -16,7 +16,8 @@
 #                  known to boot stock kernels: this project's machines have
 #                  a nested KVM that hangs instead (Documentation/testing.rst)
 #   ST_TESTS       "collection:test ..." to run only some selftests
-#   ST_BENCH=1     also run the benchmarks in selftests/benchmarks
+#   ST_BENCH=1     run the benchmarks in selftests/benchmarks, not the tests
+#   ST_TIMEOUT     seconds per selftest program (the suites' settings files)
 #   GUEST_SMP, GUEST_MEM  vCPUs (2, the minimum for the breakpoint tests), MiB
 #
 # Dependencies: qemu-system-x86 (installed on demand), python3.
@@ -38,7 +39,7 @@ kvm)	accel=(-accel kvm -cpu host) ;;
 esac
 
 cmdline="console=ttyS0 panic=-1 oops=panic"
-for v in ST_TESTS ST_BENCH; do
+for v in ST_TESTS ST_BENCH ST_TIMEOUT; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done

@@ -48,7 +48,9 @@ if [ -z "$args" ]; then
 fi
 if [ -n "$args" ] && [ "${ST_BENCH:-0}" != 1 ]; then
 	echo "@@@ KSELFTEST"
-	(cd /kselftest && ./run_kselftest.sh $args)
+	# ST_TIMEOUT: seconds per test program instead of the suites'
+	# settings files (the debug lane's kernels are several times slower).
+	(cd /kselftest && ./run_kselftest.sh ${ST_TIMEOUT:+-o $ST_TIMEOUT} $args)
 	echo "@@@ KSELFTEST-END"
 fi
 
