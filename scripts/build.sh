@@ -28,8 +28,9 @@ need_pkgs gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio \
 KMAKE=(make -C "$SRC" O="$OBJ" -j"$JOBS")
 if command -v ccache >/dev/null 2>&1; then
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-	# Relative paths: trees under $BUILD share cache entries.
-	export CCACHE_BASEDIR=$BUILD
+	# Relative paths, and no working directory in the hash: trees and
+	# object directories under any $BUILD share cache entries.
+	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
 	KMAKE+=(CC="ccache gcc")
 fi
 
