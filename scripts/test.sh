@@ -39,8 +39,14 @@ for s in get-base apply build; do
 done
 
 label=${VARIANT:+$VARIANT-}tip
+rm -f "$LOGS/guest-$label/summary"
 "$TOP/scripts/boot.sh" "$label" || true
-read -r p f k <"$LOGS/guest-$label/summary"
+if [ -f "$LOGS/guest-$label/summary" ]; then
+	read -r p f k <"$LOGS/guest-$label/summary"
+else
+	echo "not ok - stage boot # see the ERROR line above and $LOGS"
+	p=0 f=1 k=0
+fi
 
 if [ "${SKIP_CHECKS:-0}" != 1 ] && [ -z "$VARIANT" ]; then
 	"$TOP/scripts/check-series.sh" || true
