@@ -87,7 +87,8 @@ build() {
 	for d in "${todo[@]}"; do
 		[ -d "$MSRC/$d" ] || continue
 		make -C "$MSRC" O="$o" "${args[@]}" -j"$JOBS" W=1 C=1 "$d/" 2>&1 || echo "error: make $d/ failed"
-	done | grep -E '(warning|error):' | sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort
+	done | { grep -E '(warning|error):' || true; } |
+		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort
 }
 
 tip=$(git -C "$SRC" rev-parse series)
