@@ -27,6 +27,7 @@
 label=${1:-tip}
 out=$LOGS/guest-$label
 kernel=$OBJ/arch/x86/boot/bzImage
+rm -rf "$out"
 
 need_pkgs qemu-system-x86_64:qemu-system-x86 python3:python3
 [ -f "$kernel" ] || die boot "$kernel" "missing: run scripts/build.sh first"
@@ -38,13 +39,19 @@ kvm)	accel=(-accel kvm -cpu host) ;;
 *)	die boot QEMU_ACCEL "unknown accelerator '${QEMU_ACCEL}' (tcg or kvm)" ;;
 esac
 
+# The modules of selftests/modules that this build made: the guest must
+# load each of them (a missing one would turn its tests into skips).
+ST_MODULES=
+for m in $(sed -e 's/#.*//' "$TOP/selftests/modules"); do
+	[ -n "$(find "$OUT/modroot" -name "$m.ko" 2>/dev/null)" ] && ST_MODULES+="$m "
+done
+
 cmdline="console=ttyS0 panic=-1 oops=panic"
-for v in ST_TESTS ST_BENCH ST_TIMEOUT; do
+for v in ST_TESTS ST_BENCH ST_TIMEOUT ST_MODULES; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done
 
-rm -rf "$out"
 mkdir -p "$out"
 stage_begin "boot-$label"
 rc=0

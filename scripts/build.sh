@@ -14,7 +14,7 @@
 # define (an earlier prefix of the series may not have them yet).
 #
 # Dependencies: gcc make flex bison bc libelf-dev libssl-dev cpio rsync
-# busybox-static (installed on demand).
+# busybox-static dwarves python3 kmod (installed on demand).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -125,7 +125,7 @@ build_selftests() {
 	rm -rf "$STOBJ/install"
 	# The Makefile's own flags plus -static (the guest has no libc);
 	# the environment's CFLAGS is appended to, not replaced.
-	CFLAGS="-static" make_or_die "selftest build" "$LOGS/build-selftests.log" \
+	CFLAGS="${CFLAGS:+$CFLAGS }-static" make_or_die "selftest build" "$LOGS/build-selftests.log" \
 		make -C "$SRC/tools/testing/selftests" TARGETS=perf_events \
 		O="$STOBJ/out" KHDR_INCLUDES="-isystem $OBJ/usr/include" \
 		INSTALL_PATH="$STOBJ/install" install

@@ -130,7 +130,10 @@ def main():
                     problems.append("kmemleak: %d leak(s) reported:\n%s" % (
                         len(leaks), "\n".join("#   " + b for b in block[:40])))
             else:
-                cases += parse_kselftest(block)
+                found = parse_kselftest(block)
+                if not found:
+                    problems.append("guest: the kselftest runner ran no test")
+                cases += found
             if j == len(tests):
                 problems.append("guest: %s did not finish" % line[4:])
             i = j

@@ -4,7 +4,7 @@
 # Guest-side runner. Prints, between "@@@" markers that the host parses
 # (scripts/results.py):
 #   - the KUnit suites' KTAP results (run at boot, read from debugfs),
-#   - after loading the modules listed in modules,
+#   - after loading the modules of the list modules that the build made,
 #   - the kselftests listed in suites, through the standard kselftest
 #     runner (run_kselftest.sh, TAP),
 #   - with ST_BENCH=1, instead of the kselftests, the benchmarks listed in
@@ -32,9 +32,15 @@ if [ -w $KML ]; then
 	echo clear >$KML
 fi
 
-for m in $(sed -e 's/#.*//' "$H/modules"); do
+# ST_MODULES: the modules of the list that the build made (scripts/boot.sh):
+# each must be there and load.
+for m in $(echo "${ST_MODULES:-}" | tr , " "); do
 	ko=$(find /lib/modules -name "$m.ko" 2>/dev/null | head -n 1)
-	[ -n "$ko" ] && ! insmod "$ko" && echo "@@@ MODULE $m failed to load"
+	if [ -z "$ko" ]; then
+		echo "@@@ MODULE $m is missing from the initramfs"
+	elif ! insmod "$ko"; then
+		echo "@@@ MODULE $m failed to load"
+	fi
 done
 
 args=""
