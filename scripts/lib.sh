@@ -109,3 +109,11 @@ tap_check_new() {
 		tap_check fail "$1" "$4"
 	fi
 }
+
+# Whether sparse can check the tree in $1: kbuild's own test. Kbuild only
+# warns and goes on without sparse when it cannot, so a C=1 build would
+# pass unchecked; callers report a skip instead.
+sparse_usable() {
+	[ "$(sh "$1/scripts/checker-valid.sh" sparse -m64 2>/dev/null)" = 1 ]
+}
+sparse_why_not="sparse $(sparse --version 2>/dev/null || echo missing) cannot check this kernel (kbuild's scripts/checker-valid.sh); W=1 still runs"
