@@ -135,7 +135,7 @@ cocci() {
 		return 1
 	fi
 	{ grep -E '^[^ ]+\.[ch]:' "$MTX/cocci-$2.log" || true; } |
-		sed -E 's/:[0-9]+:[0-9-]+:/:/' | sort >"$MTX/cocci-$2.txt"
+		sed -E 's/:[0-9]+:[0-9-]+:/:/; s/line [0-9]+/line N/g' | sort >"$MTX/cocci-$2.txt"
 }
 if cocci base base && cocci "$tip" tip; then
 	tap_check_new "coccicheck kernel/events" "$MTX/cocci-base.txt" "$MTX/cocci-tip.txt" \
