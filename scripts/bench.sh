@@ -17,13 +17,7 @@
 
 [ -e "$SRC/.git" ] || die bench "$SRC" "missing: run make first"
 bt=$BUILD/base-tree
-if [ -d "$bt" ] && git -C "$bt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	git -C "$bt" checkout -q -f --detach base
-else
-	rm -rf "$bt"
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$bt" base
-fi
+base_worktree "$bt"
 
 stage_begin bench-build
 env VARIANT=base SRC_DIR="$bt" PREFIX_CHECK=1 "$TOP/scripts/build.sh" >"$LOGS/bench-base-build.log" 2>&1 ||

@@ -62,14 +62,7 @@ stage_end check-roundtrip
 # --- git quiltimport gives the same tree
 stage_begin check-quiltimport
 qt=$BUILD/quilt
-if [ -d "$qt" ] && git -C "$qt" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	git -C "$qt" checkout -q -f --detach base
-	git -C "$qt" clean -q -ffdx
-else
-	rm -rf "$qt"
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$qt" base
-fi
+base_worktree "$qt"
 if pipeline_git -C "$qt" quiltimport --patches "$TOP/patches" --series "$TOP/series" \
 		>"$LOGS/quiltimport.log" 2>&1 &&
    [ "$(git -C "$qt" rev-parse HEAD^{tree})" = "$(git -C "$SRC" rev-parse series^{tree})" ]; then

@@ -117,3 +117,17 @@ sparse_usable() {
 	[ "$(sh "$1/scripts/checker-valid.sh" sparse -m64 2>/dev/null)" = 1 ]
 }
 sparse_why_not="sparse $(sparse --version 2>/dev/null || echo missing) cannot check this kernel (kbuild's scripts/checker-valid.sh); W=1 still runs"
+
+# base_worktree DIR: DIR is a worktree of $SRC's repository at the tag base,
+# clean: an existing one is reset, a missing or broken one (e.g. after
+# scripts/apply.sh re-cloned $SRC) is made anew.
+base_worktree() {
+	if git -C "$1" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		git -C "$1" checkout -q -f --detach base
+		git -C "$1" clean -q -ffdx
+	else
+		rm -rf "$1"
+		git -C "$SRC" worktree prune
+		git -C "$SRC" worktree add -q --detach "$1" base
+	fi
+}

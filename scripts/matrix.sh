@@ -32,11 +32,7 @@ N=${#patches[@]}
 MTX=$BUILD/matrix
 MSRC=$BUILD/matrix-tree		# a worktree of the series, moved freely
 mkdir -p "$MTX"
-if ! git -C "$MSRC" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$MSRC"
-	git -C "$SRC" worktree prune
-	git -C "$SRC" worktree add -q --detach "$MSRC" base
-fi
+base_worktree "$MSRC"
 
 # The directories to build: kernel/events/ and whatever kernel directory a
 # patch of the series touches (selftests and docs are built elsewhere).
