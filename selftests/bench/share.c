@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Benchmark: PMU counter sharing, with the test PMU (CONFIG_PERF_TEST_PMU),
+ * its sysfs switch share_counters on and off in the same boot:
+ *   - accuracy: NR trigger events (config 1) counting on this task, with
+ *     nr_counters=2 and a mux interval of 1 ms, while the task makes
+ *     triggers in batches of BATCH for ACC_MS ms. share.accuracy.X.
+ *     running_ratio is the least time_running/time_enabled of the events
+ *     (1 when every event counted all of the time), share.accuracy.X.
+ *     error_pct the largest error of an event's scaled estimate
+ *     (value * enabled / running) against the triggers made, in percent
+ *     (an event that did not count at all is 100% off). Sharing on should
+ *     give 1 and 0; sharing off shows what multiplexing costs.
+ *   - pingpong: a round trip of one byte each way through two pipes
+ *     between a parent and a child pinned to CPU 0 (two context switches),
+ *     each task with its own counting clock events (config 0) on itself:
+ *     none, k1 (1 event), k4_shared (4 identical events, sharing on),
+ *     k4_unshared (4 events, sharing off, nr_counters=4 so all fit) and
+ *     k4_mux (4 events, sharing off, nr_counters=2). Microseconds per
+ *     round trip, and each k4 configuration's ratio to k1 (1 when 4 events
+ *     cost a context switch no more than 1 does).
+ *   - open_close: perf_event_open() + close() of a trigger event while 3
+ *     identical ones count on this task, nr_counters=4 (no multiplexing
+ *     either way): microseconds per pair with sharing on and off, and
+ *     the ratio on/off (the cost of finding a master and joining and
+ *     leaving its ring).
+ * The rotation interval is 1 ms for the accuracy runs and the original
+ * one for the others. Prints "bench: NAME VALUE UNIT" lines for
+ * scripts/bench.sh: each value is the best of ROUNDS rounds, round-robin
+ * over all configurations so that drift in the machine's speed hits all
+ * of them alike (for accuracy, the best round is the one with the
+ * highest ratio and the one with the lowest error). share_counters,
+ * nr_counters and the mux interval are restored at the end. Without the
+ * test PMU or its share_counters switch (a kernel without counter
+ * sharing), or if anything fails, it prints "bench: share unavailable"
+ * (the reason to stderr) and exits 0. Run as root.
+ */
+
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NR		4	/* events of a k4 configuration */
+#define ROUNDS		5
+#define PP_ITERS	2000	/* ping-pong round trips per round */
+#define PP_WARMUP	100
+#define OC_ITERS	1000	/* open+close pairs per round */
+#define ACC_MS		300	/* accuracy run, wall time */
+#define BATCH		10	/* triggers per write */
+
+#define TEST_PMU_DIR		"/sys/bus/event_source/devices/test_pmu/"
+#define TEST_PMU_TYPE		TEST_PMU_DIR "type"
+#define TEST_PMU_MUX_INTERVAL	TEST_PMU_DIR "perf_event_mux_interval_ms"
+#define TEST_PMU_SHARE		TEST_PMU_DIR "share_counters"
+#define TEST_PMU_NR_COUNTERS	"/sys/module/test_pmu/parameters/nr_counters"
+#define TEST_PMU_TRIGGER_DEV	"/dev/test_pmu"
+
+enum {
+	TEST_PMU_CLOCK		= 0,
+	TEST_PMU_TRIGGER	= 1,
+};
+
+/* One event's value with PERF_FORMAT_TOTAL_TIME_ENABLED | _RUNNING. */
+struct value {
+	uint64_t value;
+	uint64_t enabled;
+	uint64_t running;
+};
+
+static const struct pp_cfg {
+	const char	*name;
+	int		nr_events;
+	int		share;
+	int		nr_counters;
+} pp_cfgs[] = {
+	{ "none",	 0, 0, 2 },
+	{ "k1",		 1, 0, 2 },
+	{ "k4_shared",	NR, 1, 2 },
+	{ "k4_unshared", NR, 0, 4 },
+	{ "k4_mux",	NR, 0, 2 },
+};
+
+#define ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
+#define NR_PP		ARRAY_SIZE(pp_cfgs)
+
+static int pmu_type;
+static int trigger_fd = -1;
+/* The original settings, -1 until read. */
+static long orig_share = -1, orig_nr_counters = -1, orig_mux = -1;
+
+/* Read a decimal number from a sysfs file; -1 if it cannot. */
+static long read_long(const char *path)
+{
+	char buf[32] = {};
+	long val = -1;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (read(fd, buf, sizeof(buf) - 1) > 0)
+		val = strtol(buf, NULL, 10);
+	close(fd);
+	return val;
+}
+
+static int write_long(const char *path, long val)
+{
+	char buf[32];
+	int fd, len, ret;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(buf, sizeof(buf), "%ld", val);
+	ret = write(fd, buf, len) == len ? 0 : -1;
+	if (close(fd))
+		ret = -1;
+	return ret;
+}
+
+static void restore(void)
+{
+	if (orig_share >= 0 && write_long(TEST_PMU_SHARE, orig_share))
+		fprintf(stderr, "share: %s not put back\n", TEST_PMU_SHARE);
+	if (orig_nr_counters >= 0 &&
+	    write_long(TEST_PMU_NR_COUNTERS, orig_nr_counters))
+		fprintf(stderr, "share: %s not put back\n", TEST_PMU_NR_COUNTERS);
+	if (orig_mux >= 0 && write_long(TEST_PMU_MUX_INTERVAL, orig_mux))
+		fprintf(stderr, "share: %s not put back\n", TEST_PMU_MUX_INTERVAL);
+}
+
+/* Give up: @what failed, with errno @err if not 0. */
+static void __attribute__((noreturn)) fail(const char *what, int err)
+{
+	printf("bench: share unavailable\n");
+	fflush(stdout);
+	if (err)
+		fprintf(stderr, "share: %s: %s\n", what, strerror(err));
+	else
+		fprintf(stderr, "share: %s\n", what);
+	restore();
+	exit(0);
+}
+
+static void set_knob(const char *path, long val)
+{
+	if (write_long(path, val))
+		fail(path, errno);
+	if (read_long(path) != val)
+		fail(path, 0);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts))
+		fail("clock_gettime", errno);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* A counting event of the test PMU on this task, user and kernel mode. */
+static int open_event(int config, int disabled)
+{
+	struct perf_event_attr attr = {
+		.type		= pmu_type,
+		.size		= sizeof(attr),
+		.config		= config,
+		.read_format	= PERF_FORMAT_TOTAL_TIME_ENABLED |
+				  PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.disabled	= disabled,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+/* Open @n enabled events of @config into @fd; 0, or -1 with errno set. */
+static int open_events(int config, int n, int *fd)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		fd[i] = open_event(config, 0);
+		if (fd[i] < 0) {
+			err = errno;
+			while (i--)
+				close(fd[i]);
+			errno = err;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void close_events(int n, int *fd)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (close(fd[i]))
+			fail("close", errno);
+}
+
+static void read_event(int fd, struct value *v)
+{
+	ssize_t ret = read(fd, v, sizeof(*v));
+
+	if (ret < 0)
+		fail("read", errno);
+	if (ret != sizeof(*v))
+		fail("short read of an event", 0);
+}
+
+/*
+ * One accuracy run, sharing on or off: the least running/enabled ratio
+ * and the largest error of the scaled estimates, in percent.
+ */
+static void accuracy_once(int share, double *ratio, double *error)
+{
+	uint64_t triggers = 0;
+	double t, r, e, d;
+	struct value v;
+	int fd[NR], i;
+	char buf[8];
+	int len;
+
+	set_knob(TEST_PMU_SHARE, share);
+	set_knob(TEST_PMU_NR_COUNTERS, 2);
+	set_knob(TEST_PMU_MUX_INTERVAL, 1);
+	for (i = 0; i < NR; i++) {
+		fd[i] = open_event(TEST_PMU_TRIGGER, 1);
+		if (fd[i] < 0)
+			fail("perf_event_open (trigger)", errno);
+	}
+	/* No trigger is made between two enables: all count the same. */
+	for (i = 0; i < NR; i++)
+		if (ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0))
+			fail("PERF_EVENT_IOC_ENABLE", errno);
+
+	len = snprintf(buf, sizeof(buf), "%d", BATCH);
+	t = now_us();
+	do {
+		if (write(trigger_fd, buf, len) != len)
+			fail("write " TEST_PMU_TRIGGER_DEV, errno);
+		triggers += BATCH;
+	} while (now_us() - t < ACC_MS * 1e3);
+
+	for (i = 0; i < NR; i++)
+		if (ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0))
+			fail("PERF_EVENT_IOC_DISABLE", errno);
+
+	*ratio = 1;
+	*error = 0;
+	for (i = 0; i < NR; i++) {
+		read_event(fd[i], &v);
+		r = v.enabled ? (double)v.running / v.enabled : 0;
+		if (!v.value || !v.running) {
+			e = 100;
+		} else {
+			d = (double)v.value * v.enabled / v.running - triggers;
+			e = (d < 0 ? -d : d) / triggers * 100;
+		}
+		if (r < *ratio)
+			*ratio = r;
+		if (e > *error)
+			*error = e;
+	}
+	close_events(NR, fd);
+	set_knob(TEST_PMU_MUX_INTERVAL, orig_mux);
+}
+
+/* The child's side of the ping-pong: its exit status, 0 if all went well. */
+static int pong(const struct pp_cfg *c, int in, int out)
+{
+	int fd[NR];
+	char b;
+
+	if (pin_cpu0()) {
+		fprintf(stderr, "share: child: sched_setaffinity: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd)) {
+		fprintf(stderr, "share: child: perf_event_open (clock): %s\n",
+			strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		if (read(in, &b, 1) != 1)
+			return 1;
+		if (b == 'q')
+			return 0;
+		if (write(out, &b, 1) != 1)
+			return 1;
+	}
+}
+
+static void round_trip(int out, int in)
+{
+	char b = 'p';
+	ssize_t ret;
+
+	if (write(out, &b, 1) != 1)
+		fail("ping-pong write", errno);
+	ret = read(in, &b, 1);
+	if (ret < 0)
+		fail("ping-pong read", errno);
+	if (ret != 1)
+		fail("ping-pong child went away", 0);
+}
+
+/* Microseconds per round trip in configuration @c. */
+static double pingpong_once(const struct pp_cfg *c)
+{
+	int p2c[2], c2p[2], fd[NR], i, status;
+	struct value v;
+	double t;
+	pid_t pid;
+	char q = 'q';
+
+	set_knob(TEST_PMU_SHARE, c->share);
+	set_knob(TEST_PMU_NR_COUNTERS, c->nr_counters);
+	if (pipe(p2c) || pipe(c2p))
+		fail("pipe", errno);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		fail("fork", errno);
+	if (!pid) {
+		close(p2c[1]);
+		close(c2p[0]);
+		_exit(pong(c, p2c[0], c2p[1]));
+	}
+	if (close(p2c[0]) || close(c2p[1]))
+		fail("close", errno);
+
+	/* The parent is pinned to CPU 0 already, see main(). */
+	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd))
+		fail("perf_event_open (clock)", errno);
+	for (i = 0; i < PP_WARMUP; i++)
+		round_trip(p2c[1], c2p[0]);
+	t = now_us();
+	for (i = 0; i < PP_ITERS; i++)
+		round_trip(p2c[1], c2p[0]);
+	t = (now_us() - t) / PP_ITERS;
+
+	if (write(p2c[1], &q, 1) != 1)
+		fail("ping-pong write", errno);
+	if (waitpid(pid, &status, 0) != pid)
+		fail("waitpid", errno);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("ping-pong child failed", 0);
+	if (close(p2c[1]) || close(c2p[0]))
+		fail("close", errno);
+
+	/* Did the configuration take? Shared events run all of the time. */
+	for (i = 0; c->share && i < c->nr_events; i++) {
+		read_event(fd[i], &v);
+		if (v.running != v.enabled)
+			fprintf(stderr, "share: %s: an event ran %llu of %llu ns\n",
+				c->name, (unsigned long long)v.running,
+				(unsigned long long)v.enabled);
+	}
+	close_events(c->nr_events, fd);
+	return t;
+}
+
+/* Microseconds per open+close of a 4th event, sharing on or off. */
+static double open_close_once(int share)
+{
+	int fd[NR - 1], i, ev;
+	double t;
+
+	set_knob(TEST_PMU_SHARE, share);
+	set_knob(TEST_PMU_NR_COUNTERS, NR);
+	if (open_events(TEST_PMU_TRIGGER, NR - 1, fd))
+		fail("perf_event_open (trigger)", errno);
+	t = now_us();
+	for (i = 0; i < OC_ITERS; i++) {
+		ev = open_event(TEST_PMU_TRIGGER, 0);
+		if (ev < 0)
+			fail("perf_event_open (trigger)", errno);
+		if (close(ev))
+			fail("close", errno);
+	}
+	t = (now_us() - t) / OC_ITERS;
+	close_events(NR - 1, fd);
+	return t;
+}
+
+int main(void)
+{
+	double acc_ratio[2], acc_error[2], pp[NR_PP], oc[2], v, r, e;
+	static const char * const onoff[] = { "on", "off" };
+	int k, i;
+
+	pmu_type = read_long(TEST_PMU_TYPE);
+	if (pmu_type < 0 || access(TEST_PMU_SHARE, F_OK)) {
+		printf("bench: share unavailable\n");
+		fprintf(stderr, "share: no test PMU with %s\n", TEST_PMU_SHARE);
+		return 0;
+	}
+	/* Read all three first: restore() writes back only what it read. */
+	orig_share = read_long(TEST_PMU_SHARE);
+	orig_nr_counters = read_long(TEST_PMU_NR_COUNTERS);
+	orig_mux = read_long(TEST_PMU_MUX_INTERVAL);
+	if (orig_share < 0 || orig_nr_counters < 0 || orig_mux < 0) {
+		orig_share = -1;
+		orig_nr_counters = -1;
+		orig_mux = -1;
+		fail("cannot read the test PMU's settings", 0);
+	}
+	trigger_fd = open(TEST_PMU_TRIGGER_DEV, O_WRONLY);
+	if (trigger_fd < 0)
+		fail("open " TEST_PMU_TRIGGER_DEV, errno);
+	/* A ping-pong child that failed must not kill us with SIGPIPE. */
+	if (signal(SIGPIPE, SIG_IGN) == SIG_ERR)
+		fail("signal", errno);
+	/* Everything on CPU 0: the ping-pong needs it, the rest is steadier. */
+	if (pin_cpu0())
+		fail("sched_setaffinity", errno);
+
+	for (k = 0; k < 2; k++) {
+		acc_ratio[k] = 0;
+		acc_error[k] = 1e30;
+		oc[k] = 1e30;
+	}
+	for (k = 0; k < NR_PP; k++)
+		pp[k] = 1e30;
+
+	open_close_once(1);		/* warm up: caches, allocators */
+	/*
+	 * Round-robin over the configurations, so that drift in the
+	 * machine's speed (TCG, other guests) hits all of them alike; keep
+	 * each configuration's best round.
+	 */
+	for (i = 0; i < ROUNDS; i++) {
+		for (k = 0; k < 2; k++) {	/* on, off */
+			accuracy_once(!k, &r, &e);
+			if (r > acc_ratio[k])
+				acc_ratio[k] = r;
+			if (e < acc_error[k])
+				acc_error[k] = e;
+		}
+		for (k = 0; k < NR_PP; k++) {
+			v = pingpong_once(&pp_cfgs[k]);
+			if (v < pp[k])
+				pp[k] = v;
+		}
+		for (k = 0; k < 2; k++) {
+			v = open_close_once(!k);
+			if (v < oc[k])
+				oc[k] = v;
+		}
+	}
+	restore();
+	if (close(trigger_fd))
+		fail("close " TEST_PMU_TRIGGER_DEV, errno);
+
+	for (k = 0; k < 2; k++) {
+		printf("bench: share.accuracy.%s.running_ratio %.4f ratio\n",
+		       onoff[k], acc_ratio[k]);
+		printf("bench: share.accuracy.%s.error_pct %.3f %%\n",
+		       onoff[k], acc_error[k]);
+	}
+	for (k = 0; k < NR_PP; k++)
+		printf("bench: share.pingpong.%s %.2f us\n", pp_cfgs[k].name, pp[k]);
+	for (k = 2; k < NR_PP; k++)
+		printf("bench: share.pingpong.%s/k1 %.3f ratio\n",
+		       pp_cfgs[k].name, pp[k] / pp[1]);
+	for (k = 0; k < 2; k++)
+		printf("bench: share.open_close.%s %.2f us\n", onoff[k], oc[k]);
+	printf("bench: share.open_close.on/off %.3f ratio\n", oc[0] / oc[1]);
+	return 0;
+}
