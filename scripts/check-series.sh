@@ -88,8 +88,7 @@ warnings() {
 	done
 	[ ${#objs[@]} -eq 0 ] && return 0
 	make -C "$SRC" O="$OBJ" -j"$JOBS" "${CHECKS[@]}" "${objs[@]}" 2>&1 |
-		grep -E '(warning|error):' |
-		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort || true
+		norm_warnings || true
 }
 
 # --- each patch

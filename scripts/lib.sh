@@ -98,6 +98,13 @@ tap_check() {
 
 # tap_check_new NAME BEFORE AFTER REASON: pass if the sorted file AFTER has
 # no line that BEFORE lacks; else show those lines and fail with REASON.
+# Compiler diagnostics from stdin without line and column numbers, sorted:
+# what tap_check_new compares between two builds.
+norm_warnings() {
+	{ grep -E '(warning|error):' || true; } |
+		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort
+}
+
 tap_check_new() {
 	local new
 

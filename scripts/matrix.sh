@@ -84,8 +84,7 @@ build() {
 		[ -d "$MSRC/$d" ] || continue
 		make -C "$MSRC" O="$o" "${args[@]}" -j"$JOBS" "${CHECKS[@]}" "$d/" 2>&1 ||
 			echo "error: make $d/ failed"
-	done | { grep -E '(warning|error):' || true; } |
-		sed -E 's/:[0-9]+:[0-9]+:/:/; s/:[0-9]+:/:/' | sort
+	done | norm_warnings
 }
 
 tip=$(git -C "$SRC" rev-parse series)

@@ -39,7 +39,6 @@ for s in get-base apply build; do
 done
 
 label=${VARIANT:+$VARIANT-}tip
-rm -f "$LOGS/guest-$label/summary"
 "$TOP/scripts/boot.sh" "$label" || true
 if [ -f "$LOGS/guest-$label/summary" ]; then
 	read -r p f k <"$LOGS/guest-$label/summary"
