@@ -22,8 +22,13 @@
  *   - open_close: perf_event_open() + close() of a trigger event while 3
  *     identical ones count on this task, nr_counters=4 (no multiplexing
  *     either way): microseconds per pair with sharing on and off, and
- *     the ratio on/off (the cost of finding a master and joining and
+ *     the ratio on/off (the cost of finding a primary and joining and
  *     leaving its ring).
+ *   - fork: fork()+exit()+wait() while N identical inherited trigger
+ *     events count on this task (N = 1, 100, 1000), sharing on and off:
+ *     microseconds per fork, and the ratio on/off for each N. Every
+ *     inherited event looks for its partner in the child; the ratio must
+ *     not grow with N (finding the partner is O(log N), not O(N)).
  * The rotation interval is 1 ms for the accuracy runs and the original
  * one for the others. Prints "bench: NAME VALUE UNIT" lines for
  * scripts/bench.sh: each value is the best of ROUNDS rounds, round-robin
@@ -48,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -59,6 +65,8 @@
 #define PP_WARMUP	100
 #define OC_ITERS	1000	/* open+close pairs per round */
 #define ACC_MS		300	/* accuracy run, wall time */
+#define FORK_ITERS	20	/* forks per round */
+#define FORK_MAX	1000	/* inherited events, at most */
 #define BATCH		10	/* triggers per write */
 
 #define TEST_PMU_DIR		"/sys/bus/event_source/devices/test_pmu/"
@@ -389,6 +397,47 @@ static double pingpong_once(const struct pp_cfg *c)
 	return t;
 }
 
+static const int fork_n[] = { 1, 100, FORK_MAX };
+#define NR_FORK		ARRAY_SIZE(fork_n)
+
+/*
+ * Microseconds per fork()+exit()+wait() with @n inherited trigger events
+ * on this task, sharing on or off.
+ */
+static double fork_once(int n, int share)
+{
+	struct perf_event_attr attr = {
+		.type		= pmu_type,
+		.size		= sizeof(attr),
+		.config		= TEST_PMU_TRIGGER,
+		.inherit	= 1,
+	};
+	static int fd[FORK_MAX];
+	double t;
+	pid_t pid;
+	int i;
+
+	set_knob(TEST_PMU_SHARE, share);
+	for (i = 0; i < n; i++) {
+		fd[i] = syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+		if (fd[i] < 0)
+			fail("perf_event_open (inherit)", errno);
+	}
+	t = now_us();
+	for (i = 0; i < FORK_ITERS; i++) {
+		pid = fork();
+		if (pid < 0)
+			fail("fork", errno);
+		if (pid == 0)
+			_exit(0);
+		if (waitpid(pid, NULL, 0) != pid)
+			fail("waitpid", errno);
+	}
+	t = (now_us() - t) / FORK_ITERS;
+	close_events(n, fd);
+	return t;
+}
+
 /* Microseconds per open+close of a 4th event, sharing on or off. */
 static double open_close_once(int share)
 {
@@ -414,9 +463,10 @@ static double open_close_once(int share)
 
 int main(void)
 {
-	double acc_ratio[2], acc_error[2], pp[NR_PP], oc[2], v, r, e;
+	double acc_ratio[2], acc_error[2], pp[NR_PP], oc[2], fk[NR_FORK][2], v, r, e;
 	static const char * const onoff[] = { "on", "off" };
-	int k, i;
+	struct rlimit rl = { FORK_MAX + 64, FORK_MAX + 64 };
+	int k, i, n;
 
 	pmu_type = read_long(TEST_PMU_TYPE);
 	if (pmu_type < 0 || access(TEST_PMU_SHARE, F_OK)) {
@@ -443,6 +493,8 @@ int main(void)
 	/* Everything on CPU 0: the ping-pong needs it, the rest is steadier. */
 	if (pin_cpu0())
 		fail("sched_setaffinity", errno);
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		fail("setrlimit", errno);
 
 	for (k = 0; k < 2; k++) {
 		acc_ratio[k] = 0;
@@ -451,6 +503,8 @@ int main(void)
 	}
 	for (k = 0; k < NR_PP; k++)
 		pp[k] = 1e30;
+	for (n = 0; n < NR_FORK; n++)
+		fk[n][0] = fk[n][1] = 1e30;
 
 	open_close_once(1);		/* warm up: caches, allocators */
 	/*
@@ -476,6 +530,13 @@ int main(void)
 			if (v < oc[k])
 				oc[k] = v;
 		}
+		for (n = 0; n < NR_FORK; n++) {
+			for (k = 0; k < 2; k++) {
+				v = fork_once(fork_n[n], !k);
+				if (v < fk[n][k])
+					fk[n][k] = v;
+			}
+		}
 	}
 	restore();
 	if (close(trigger_fd))
@@ -495,5 +556,12 @@ int main(void)
 	for (k = 0; k < 2; k++)
 		printf("bench: share.open_close.%s %.2f us\n", onoff[k], oc[k]);
 	printf("bench: share.open_close.on/off %.3f ratio\n", oc[0] / oc[1]);
+	for (n = 0; n < NR_FORK; n++) {
+		for (k = 0; k < 2; k++)
+			printf("bench: share.fork.n%d.%s %.1f us\n", fork_n[n],
+			       onoff[k], fk[n][k]);
+		printf("bench: share.fork.n%d.on/off %.3f ratio\n", fork_n[n],
+		       fk[n][0] / fk[n][1]);
+	}
 	return 0;
 }
