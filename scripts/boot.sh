@@ -6,7 +6,12 @@
 #   scripts/boot.sh [LABEL]
 #
 # Logs go to $BUILD/logs/guest-LABEL/ (console.log: the kernel console on
-# ttyS0; tests.log: the harness on ttyS1). The verdict comes from what the
+# ttyS0, arm64: ttyAMA0; tests.log: the harness on ttyS1, arm64: hvc0).
+#
+# GUEST_ARCH=arm64 boots QEMU's virt machine (-cpu max, its PMUv3 on) with
+# instruction counting (-icount shift=0: one instruction is one ns of
+# guest time), so that the PMU's instruction and cycle counts are exact:
+# one vCPU by default, as counts are exact only on one. The verdict comes from what the
 # guest printed (scripts/results.py), never from QEMU's exit status: a
 # panic also ends QEMU with status 0 because of -no-reboot.
 #
@@ -18,7 +23,8 @@
 #   ST_TESTS       "collection:test ..." to run only some selftests
 #   ST_BENCH=1     run the benchmarks in selftests/benchmarks, not the tests
 #   ST_TIMEOUT     seconds per selftest program (the suites' settings files)
-#   GUEST_SMP, GUEST_MEM  vCPUs (2, the minimum for the breakpoint tests), MiB
+#   GUEST_SMP, GUEST_MEM  vCPUs (x86_64: 2, the minimum for the breakpoint
+#                  tests; arm64: 1), MiB
 #
 # Dependencies: qemu-system-x86 (installed on demand), python3.
 
@@ -26,18 +32,31 @@
 
 label=${1:-tip}
 out=$LOGS/guest-$label
-kernel=$OBJ/arch/x86/boot/bzImage
+kernel=$OBJ/$KIMAGE_PATH
 rm -rf "$out"
 
-need_pkgs qemu-system-x86_64:qemu-system-x86 python3:python3
+mkdir -p "$out"
+if [ "$GUEST_ARCH" = arm64 ]; then
+	need_pkgs qemu-system-aarch64:qemu-system-arm python3:python3
+	qemu=(qemu-system-aarch64 -M virt -cpu max -accel tcg -icount shift=0
+	      -smp "${GUEST_SMP:-1}"
+	      -serial "file:$out/console.log"
+	      -device virtio-serial-device -chardev "file,id=tests,path=$out/tests.log"
+	      -device virtconsole,chardev=tests)
+	console=ttyAMA0
+else
+	need_pkgs qemu-system-x86_64:qemu-system-x86 python3:python3
+	case ${QEMU_ACCEL:-tcg} in
+	tcg)	accel=(-accel tcg,thread=multi -cpu max) ;;
+	kvm)	accel=(-accel kvm -cpu host) ;;
+	*)	die boot QEMU_ACCEL "unknown accelerator '${QEMU_ACCEL}' (tcg or kvm)" ;;
+	esac
+	qemu=(qemu-system-x86_64 "${accel[@]}" -smp "${GUEST_SMP:-2}"
+	      -serial "file:$out/console.log" -serial "file:$out/tests.log")
+	console=ttyS0
+fi
 [ -f "$kernel" ] || die boot "$kernel" "missing: run scripts/build.sh first"
 [ -f "$INITRAMFS" ] || die boot "$INITRAMFS" "missing: run scripts/build.sh first"
-
-case ${QEMU_ACCEL:-tcg} in
-tcg)	accel=(-accel tcg,thread=multi -cpu max) ;;
-kvm)	accel=(-accel kvm -cpu host) ;;
-*)	die boot QEMU_ACCEL "unknown accelerator '${QEMU_ACCEL}' (tcg or kvm)" ;;
-esac
 
 # The modules of selftests/modules that this build made: the guest must
 # load each of them (a missing one would turn its tests into skips).
@@ -46,20 +65,18 @@ for m in $(sed -e 's/#.*//' "$TOP/selftests/modules"); do
 	[ -n "$(find "$OUT/modroot" -name "$m.ko" 2>/dev/null)" ] && ST_MODULES+="$m "
 done
 
-cmdline="console=ttyS0 panic=-1 oops=panic"
+cmdline="console=$console panic=-1 oops=panic"
 for v in ST_TESTS ST_BENCH ST_TIMEOUT ST_MODULES; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done
 
-mkdir -p "$out"
 stage_begin "boot-$label"
 rc=0
 timeout --kill-after=10 "${BOOT_TIMEOUT:-600}" \
-	qemu-system-x86_64 "${accel[@]}" -smp "${GUEST_SMP:-2}" -m "${GUEST_MEM:-1024}" \
+	"${qemu[@]}" -m "${GUEST_MEM:-1024}" \
 	-display none -monitor none -no-reboot \
 	-kernel "$kernel" -initrd "$INITRAMFS" -append "$cmdline" \
-	-serial "file:$out/console.log" -serial "file:$out/tests.log" \
 	>"$out/qemu.log" 2>&1 || rc=$?
 [ $rc = 124 ] && echo "timeout after ${BOOT_TIMEOUT:-600}s" >>"$out/qemu.log"
 stage_end "boot-$label"

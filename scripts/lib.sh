@@ -24,7 +24,19 @@ readonly SRC=${SRC_DIR:-$BUILD/linux}
 # Each VARIANT has its own outputs; VARIANT=debug adds the fragment
 # selftests/debug.config (the debug lane).
 readonly VARIANT=${VARIANT:-}
-readonly OUT=$BUILD/out${VARIANT:+-$VARIANT}
+# The guest's architecture: x86_64 (native), or arm64 (cross-built, booted
+# on QEMU's virt machine with its emulated PMUv3: the arm64 lane).
+readonly GUEST_ARCH=${GUEST_ARCH:-x86_64}
+case $GUEST_ARCH in
+x86_64)	KARCH=() KIMAGE_TARGET=bzImage
+	KIMAGE_PATH=arch/x86/boot/bzImage CROSS= ARCH_SUFFIX= ;;
+arm64)	KARCH=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) KIMAGE_TARGET=Image
+	KIMAGE_PATH=arch/arm64/boot/Image CROSS=aarch64-linux-gnu- ARCH_SUFFIX=-arm64 ;;
+*)	printf 'ERROR: lib: GUEST_ARCH: %s is not x86_64 or arm64\n' "$GUEST_ARCH" >&2
+	exit 1 ;;
+esac
+readonly KARCH KIMAGE_TARGET KIMAGE_PATH CROSS ARCH_SUFFIX
+readonly OUT=$BUILD/out${VARIANT:+-$VARIANT}$ARCH_SUFFIX
 readonly OBJ=$OUT/obj				# O= kernel build directory
 readonly STOBJ=$OUT/selftests			# selftest build and install
 readonly INITRAMFS=$OUT/initramfs.cpio.gz

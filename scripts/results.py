@@ -24,7 +24,7 @@ SPLAT = re.compile(
     r"possible circular locking|inconsistent lock state|"
     r"possible recursive locking|suspicious RCU usage|"
     r"INFO: task .* blocked|rcu_.*self-detected stall|"
-    r"detected stall|Call Trace:")
+    r"detected stall|Call [Tt]race:|Internal error: |Unable to handle kernel")
 
 RESULT = re.compile(r"^(not ok|ok)\s+\d+\s+(.*?)\s*(?:#\s*(.*))?$")
 

@@ -5,16 +5,20 @@
 # nothing to a verdict.
 #
 #   get-base -> apply -> build -> boot the tip and run the selftests and
-#   KUnit in the guest -> series checks (scripts/check-series.sh)
+#   KUnit in the guest -> the same for arm64 (the arm64 lane: the tip
+#   cross-built, on QEMU's virt machine with its PMUv3) -> series checks
+#   (scripts/check-series.sh)
 #
 # Prints a TAP line per test and per check, the time of each stage, and
 # last a line "N passed, N failed, N skipped". Exits non-zero if anything
 # failed.
 #
-# Environment: SKIP_CHECKS=1 stops after the guest run of the tip;
-# VARIANT=debug (make debug) builds and boots the debug lane's kernel
-# instead, without the series checks; see scripts/boot.sh for the guest's
-# knobs.
+# Environment: SKIP_CHECKS=1 stops after the guest runs of the tip;
+# SKIP_ARM64=1 leaves out the arm64 lane, ARM64_TESTS names its tests
+# ("" for all; default: those that need its PMU, share_hw and perf stat);
+# GUEST_ARCH=arm64 (make test-arm64) runs every test on arm64 alone; VARIANT=debug (make debug) builds
+# and boots the debug lane's kernel instead, without the series checks;
+# see scripts/boot.sh for the guest's knobs.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -38,7 +42,7 @@ for s in get-base apply build; do
 	fi
 done
 
-label=${VARIANT:+$VARIANT-}tip
+label=${VARIANT:+$VARIANT-}tip$ARCH_SUFFIX
 "$TOP/scripts/boot.sh" "$label" || true
 if [ -f "$LOGS/guest-$label/summary" ]; then
 	read -r p f k <"$LOGS/guest-$label/summary"
@@ -47,7 +51,23 @@ else
 	p=0 f=1 k=0
 fi
 
-if [ "${SKIP_CHECKS:-0}" != 1 ] && [ -z "$VARIANT" ]; then
+# The arm64 lane of make test runs what needs the real PMU (ARM64_TESTS);
+# make test-arm64 runs every test there.
+if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 ]; then
+	if GUEST_ARCH=arm64 "$TOP/scripts/build.sh"; then
+		GUEST_ARCH=arm64 ST_TESTS=${ARM64_TESTS-perf_events:share_hw perf_stat:sharing} \
+			"$TOP/scripts/boot.sh" tip-arm64 || true
+	fi
+	if [ -f "$LOGS/guest-tip-arm64/summary" ]; then
+		read -r ap af ak <"$LOGS/guest-tip-arm64/summary"
+	else
+		echo "not ok - arm64 lane # see the ERROR line above and $LOGS"
+		ap=0 af=1 ak=0
+	fi
+	p=$((p + ap)) f=$((f + af)) k=$((k + ak))
+fi
+
+if [ "${SKIP_CHECKS:-0}" != 1 ] && [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ]; then
 	"$TOP/scripts/check-series.sh" || true
 	if [ -f "$LOGS/checks-summary" ]; then
 		read -r cp cf ck <"$LOGS/checks-summary"

@@ -45,9 +45,10 @@ done
 
 args=""
 for t in $(echo "${ST_TESTS:-}" | tr , " "); do
+	[ "${t%%:*}" = perf_stat ] && continue
 	args="$args -t $t"
 done
-if [ -z "$args" ]; then
+if [ -z "${ST_TESTS:-}" ]; then
 	for c in $(sed -e 's/#.*//' "$H/suites"); do
 		args="$args -c $c"
 	done
@@ -57,6 +58,18 @@ if [ -n "$args" ] && [ "${ST_BENCH:-0}" != 1 ]; then
 	# ST_TIMEOUT: seconds per test program instead of the suites'
 	# settings files (the debug lane's kernels are several times slower).
 	(cd /kselftest && ./run_kselftest.sh ${ST_TIMEOUT:+-o $ST_TIMEOUT} $args)
+	echo "@@@ KSELFTEST-END"
+fi
+
+# perf stat as a client of counter sharing, where the guest has perf (the
+# arm64 lane), unless ST_TESTS names tests and not perf_stat.
+case ",${ST_TESTS:-perf_stat}," in
+*perf_stat*)	want_perf_stat=1 ;;
+*)		want_perf_stat=0 ;;
+esac
+if [ -x /usr/bin/perf ] && [ $want_perf_stat = 1 ] && [ "${ST_BENCH:-0}" != 1 ]; then
+	echo "@@@ KSELFTEST"
+	"$H/perf-stat-share.sh"
 	echo "@@@ KSELFTEST-END"
 fi
 
