@@ -38,8 +38,14 @@ rm -rf "$out"
 mkdir -p "$out"
 if [ "$GUEST_ARCH" = arm64 ]; then
 	need_pkgs qemu-system-aarch64:qemu-system-arm python3:python3
-	qemu=(qemu-system-aarch64 -M virt -cpu max -accel tcg -icount shift=0
-	      -smp "${GUEST_SMP:-1}"
+	if [ "${ICOUNT:-1}" = 1 ]; then
+		qemu=(qemu-system-aarch64 -M virt -cpu max -accel tcg -icount shift=0
+		      -smp "${GUEST_SMP:-1}")
+	else
+		qemu=(qemu-system-aarch64 -M virt -cpu max -accel tcg,thread=multi
+		      -smp "${GUEST_SMP:-2}")
+	fi
+	qemu+=(
 	      -serial "file:$out/console.log"
 	      -device virtio-serial-device -chardev "file,id=tests,path=$out/tests.log"
 	      -device virtconsole,chardev=tests)

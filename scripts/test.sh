@@ -16,7 +16,7 @@
 # Environment: SKIP_CHECKS=1 stops after the guest runs of the tip;
 # SKIP_ARM64=1 leaves out the arm64 lane, ARM64_TESTS names its tests
 # ("" for all; default: those that need its PMU, share_hw and perf stat);
-# GUEST_ARCH=arm64 (make test-arm64) runs every test on arm64 alone; VARIANT=debug (make debug) builds
+# GUEST_ARCH=arm64 (make test-arm64) runs the arm64 lane alone; VARIANT=debug (make debug) builds
 # and boots the debug lane's kernel instead, without the series checks;
 # see scripts/boot.sh for the guest's knobs.
 
@@ -24,6 +24,11 @@
 
 rm -f "$LOGS/times" "$LOGS/checks-summary"
 start=$(date +%s)
+
+# What the arm64 lane runs: the tests that need its PMU (the rest of the
+# suite is slow under -icount; see Documentation/testing.rst).
+ARM64_TESTS=${ARM64_TESTS-perf_events:share_hw perf_stat:sharing}
+[ "$GUEST_ARCH" = arm64 ] && export ST_TESTS=${ST_TESTS-$ARM64_TESTS}
 
 # finish PASSED FAILED SKIPPED: the stage times and the closing line.
 finish() {
@@ -51,12 +56,10 @@ else
 	p=0 f=1 k=0
 fi
 
-# The arm64 lane of make test runs what needs the real PMU (ARM64_TESTS);
-# make test-arm64 runs every test there.
+# The arm64 lane: the tip cross-built and booted with the real PMU.
 if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 ]; then
 	if GUEST_ARCH=arm64 "$TOP/scripts/build.sh"; then
-		GUEST_ARCH=arm64 ST_TESTS=${ARM64_TESTS-perf_events:share_hw perf_stat:sharing} \
-			"$TOP/scripts/boot.sh" tip-arm64 || true
+		GUEST_ARCH=arm64 ST_TESTS=$ARM64_TESTS "$TOP/scripts/boot.sh" tip-arm64 || true
 	fi
 	if [ -f "$LOGS/guest-tip-arm64/summary" ]; then
 		read -r ap af ak <"$LOGS/guest-tip-arm64/summary"
