@@ -58,8 +58,9 @@ fi
 
 # The arm64 lane: the tip cross-built and booted with the real PMU.
 if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 ]; then
-	if GUEST_ARCH=arm64 "$TOP/scripts/build.sh"; then
-		GUEST_ARCH=arm64 ST_TESTS=$ARM64_TESTS "$TOP/scripts/boot.sh" tip-arm64 || true
+	rm -rf "$LOGS/guest-tip-arm64"
+	if env GUEST_ARCH=arm64 "$TOP/scripts/build.sh"; then
+		env GUEST_ARCH=arm64 ST_TESTS="$ARM64_TESTS" "$TOP/scripts/boot.sh" tip-arm64 || true
 	fi
 	if [ -f "$LOGS/guest-tip-arm64/summary" ]; then
 		read -r ap af ak <"$LOGS/guest-tip-arm64/summary"
