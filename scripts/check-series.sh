@@ -92,6 +92,7 @@ warnings() {
 }
 
 # --- each patch
+prev_cfiles=
 stage_begin check-prefixes
 git -C "$SRC" checkout -q -f --detach base
 for k in $(seq 1 "$N"); do
@@ -115,7 +116,16 @@ for k in $(seq 1 "$N"); do
 	# sparse and W=1 on the touched kernel C files, before and after
 	mapfile -t cfiles < <(git -C "$SRC" diff --name-only "$commit~1" "$commit" -- '*.c' |
 			      grep -vE '^(tools|scripts|samples|Documentation)/' || true)
-	[ ${#cfiles[@]} -eq 0 ] || warnings "${cfiles[@]}" >"$LOGS/warnings-$k-before.log"
+	# The tree before patch k is the tree after patch k - 1: when that
+	# patch touched the same files, its "after" warnings are these.
+	if [ ${#cfiles[@]} -eq 0 ]; then
+		:
+	elif [ "${cfiles[*]}" = "$prev_cfiles" ]; then
+		cp "$LOGS/warnings-$((k - 1))-after.log" "$LOGS/warnings-$k-before.log"
+	else
+		warnings "${cfiles[@]}" >"$LOGS/warnings-$k-before.log"
+	fi
+	prev_cfiles=
 	git -C "$SRC" checkout -q -f --detach "$commit"
 
 	# build (once: the last one leaves the tip built)
@@ -136,6 +146,7 @@ for k in $(seq 1 "$N"); do
 		warnings "${cfiles[@]}" >"$LOGS/warnings-$k-after.log"
 		tap_check_new "$CHECKNAME $p" "$LOGS/warnings-$k-before.log" \
 			"$LOGS/warnings-$k-after.log" "new warnings in ${cfiles[*]}"
+		prev_cfiles="${cfiles[*]}"
 	fi
 
 	# boot the prefix (the tip is the main guest run of scripts/test.sh)

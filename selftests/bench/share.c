@@ -29,6 +29,10 @@
  *     microseconds per fork, and the ratio on/off for each N. Every
  *     inherited event looks for its partner in the child; the ratio must
  *     not grow with N (finding the partner is O(log N), not O(N)).
+ *   - exec: the same with a child that execs EXEC_PATH (busybox true),
+ *     and events opened disabled with enable_on_exec, as perf stat opens
+ *     them: at the exec every inherited event is enabled and looks for
+ *     its partner. Microseconds per fork+exec, ratio on/off per N.
  * The rotation interval is 1 ms for the accuracy runs and the original
  * one for the others. Prints "bench: NAME VALUE UNIT" lines for
  * scripts/bench.sh: each value is the best of ROUNDS rounds, round-robin
@@ -397,6 +401,8 @@ static double pingpong_once(const struct pp_cfg *c)
 	return t;
 }
 
+#define EXEC_PATH	"/bin/busybox"
+
 static const int fork_n[] = { 1, 100, FORK_MAX };
 #define NR_FORK		ARRAY_SIZE(fork_n)
 
@@ -404,13 +410,15 @@ static const int fork_n[] = { 1, 100, FORK_MAX };
  * Microseconds per fork()+exit()+wait() with @n inherited trigger events
  * on this task, sharing on or off.
  */
-static double fork_once(int n, int share)
+static double fork_once(int n, int share, int exec)
 {
 	struct perf_event_attr attr = {
 		.type		= pmu_type,
 		.size		= sizeof(attr),
 		.config		= TEST_PMU_TRIGGER,
 		.inherit	= 1,
+		.disabled	= exec,
+		.enable_on_exec	= exec,
 	};
 	static int fd[FORK_MAX];
 	double t;
@@ -428,8 +436,11 @@ static double fork_once(int n, int share)
 		pid = fork();
 		if (pid < 0)
 			fail("fork", errno);
-		if (pid == 0)
+		if (pid == 0) {
+			if (exec)
+				execl(EXEC_PATH, "true", (char *)NULL);
 			_exit(0);
+		}
 		if (waitpid(pid, NULL, 0) != pid)
 			fail("waitpid", errno);
 	}
@@ -463,10 +474,12 @@ static double open_close_once(int share)
 
 int main(void)
 {
-	double acc_ratio[2], acc_error[2], pp[NR_PP], oc[2], fk[NR_FORK][2], v, r, e;
+	double acc_ratio[2], acc_error[2], pp[NR_PP], oc[2], fk[2][NR_FORK][2];
+	double v, r, e;
+	static const char * const forkexec[] = { "fork", "exec" };
 	static const char * const onoff[] = { "on", "off" };
 	struct rlimit rl = { FORK_MAX + 64, FORK_MAX + 64 };
-	int k, i, n;
+	int k, i, n, x;
 
 	pmu_type = read_long(TEST_PMU_TYPE);
 	if (pmu_type < 0 || access(TEST_PMU_SHARE, F_OK)) {
@@ -503,8 +516,9 @@ int main(void)
 	}
 	for (k = 0; k < NR_PP; k++)
 		pp[k] = 1e30;
-	for (n = 0; n < NR_FORK; n++)
-		fk[n][0] = fk[n][1] = 1e30;
+	for (x = 0; x < 2; x++)
+		for (n = 0; n < NR_FORK; n++)
+			fk[x][n][0] = fk[x][n][1] = 1e30;
 
 	open_close_once(1);		/* warm up: caches, allocators */
 	/*
@@ -530,11 +544,13 @@ int main(void)
 			if (v < oc[k])
 				oc[k] = v;
 		}
-		for (n = 0; n < NR_FORK; n++) {
-			for (k = 0; k < 2; k++) {
-				v = fork_once(fork_n[n], !k);
-				if (v < fk[n][k])
-					fk[n][k] = v;
+		for (x = 0; x < 2; x++) {	/* fork, exec */
+			for (n = 0; n < NR_FORK; n++) {
+				for (k = 0; k < 2; k++) {
+					v = fork_once(fork_n[n], !k, x);
+					if (v < fk[x][n][k])
+						fk[x][n][k] = v;
+				}
 			}
 		}
 	}
@@ -556,12 +572,14 @@ int main(void)
 	for (k = 0; k < 2; k++)
 		printf("bench: share.open_close.%s %.2f us\n", onoff[k], oc[k]);
 	printf("bench: share.open_close.on/off %.3f ratio\n", oc[0] / oc[1]);
-	for (n = 0; n < NR_FORK; n++) {
-		for (k = 0; k < 2; k++)
-			printf("bench: share.fork.n%d.%s %.1f us\n", fork_n[n],
-			       onoff[k], fk[n][k]);
-		printf("bench: share.fork.n%d.on/off %.3f ratio\n", fork_n[n],
-		       fk[n][0] / fk[n][1]);
+	for (x = 0; x < 2; x++) {
+		for (n = 0; n < NR_FORK; n++) {
+			for (k = 0; k < 2; k++)
+				printf("bench: share.%s.n%d.%s %.1f us\n", forkexec[x],
+				       fork_n[n], onoff[k], fk[x][n][k]);
+			printf("bench: share.%s.n%d.on/off %.3f ratio\n", forkexec[x],
+			       fork_n[n], fk[x][n][0] / fk[x][n][1]);
+		}
 	}
 	return 0;
 }
