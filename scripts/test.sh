@@ -47,14 +47,24 @@ for s in get-base apply build; do
 	fi
 done
 
+# add_summary FILE WHAT: add the "passed failed skipped" of FILE to p f k,
+# or one failure if WHAT did not leave it.
+p=0 f=0 k=0
+add_summary() {
+	local a b c
+
+	if [ -f "$1" ]; then
+		read -r a b c <"$1"
+	else
+		echo "not ok - $2 # see the ERROR line above and $LOGS"
+		a=0 b=1 c=0
+	fi
+	p=$((p + a)) f=$((f + b)) k=$((k + c))
+}
+
 label=${VARIANT:+$VARIANT-}tip$ARCH_SUFFIX
 "$TOP/scripts/boot.sh" "$label" || true
-if [ -f "$LOGS/guest-$label/summary" ]; then
-	read -r p f k <"$LOGS/guest-$label/summary"
-else
-	echo "not ok - stage boot # see the ERROR line above and $LOGS"
-	p=0 f=1 k=0
-fi
+add_summary "$LOGS/guest-$label/summary" "stage boot"
 
 # The arm64 lane: the tip cross-built and booted with the real PMU.
 if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 ]; then
@@ -62,23 +72,11 @@ if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 
 	if env GUEST_ARCH=arm64 "$TOP/scripts/build.sh"; then
 		env GUEST_ARCH=arm64 ST_TESTS="$ARM64_TESTS" "$TOP/scripts/boot.sh" tip-arm64 || true
 	fi
-	if [ -f "$LOGS/guest-tip-arm64/summary" ]; then
-		read -r ap af ak <"$LOGS/guest-tip-arm64/summary"
-	else
-		echo "not ok - arm64 lane # see the ERROR line above and $LOGS"
-		ap=0 af=1 ak=0
-	fi
-	p=$((p + ap)) f=$((f + af)) k=$((k + ak))
+	add_summary "$LOGS/guest-tip-arm64/summary" "arm64 lane"
 fi
 
 if [ "${SKIP_CHECKS:-0}" != 1 ] && [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ]; then
 	"$TOP/scripts/check-series.sh" || true
-	if [ -f "$LOGS/checks-summary" ]; then
-		read -r cp cf ck <"$LOGS/checks-summary"
-	else
-		echo "not ok - series checks did not finish, see above"
-		cp=0 cf=1 ck=0
-	fi
-	p=$((p + cp)) f=$((f + cf)) k=$((k + ck))
+	add_summary "$LOGS/checks-summary" "series checks did not finish"
 fi
 finish "$p" "$f" "$k"
