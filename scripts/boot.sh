@@ -11,9 +11,12 @@
 # GUEST_ARCH=arm64 boots QEMU's virt machine (-cpu max, its PMUv3 on) with
 # instruction counting (-icount shift=0: one instruction is one ns of
 # guest time), so that the PMU's instruction and cycle counts are exact:
-# one vCPU by default, as counts are exact only on one. The verdict comes from what the
-# guest printed (scripts/results.py), never from QEMU's exit status: a
-# panic also ends QEMU with status 0 because of -no-reboot.
+# one vCPU by default, as counts are exact only on one; ICOUNT=0 boots two
+# vCPUs without instruction counting.
+#
+# The verdict comes from what the guest printed (scripts/results.py),
+# never from QEMU's exit status: a panic also ends QEMU with status 0
+# because of -no-reboot.
 #
 # Environment:
 #   BOOT_TIMEOUT   hard limit in seconds for the whole guest run (600)
@@ -26,7 +29,8 @@
 #   GUEST_SMP, GUEST_MEM  vCPUs (x86_64: 2, the minimum for the breakpoint
 #                  tests; arm64: 1), MiB
 #
-# Dependencies: qemu-system-x86 (installed on demand), python3.
+# Dependencies: qemu-system-x86 or (arm64) qemu-system-arm, installed on
+# demand; python3.
 
 . "$(dirname "$0")/lib.sh"
 
