@@ -91,4 +91,7 @@ timeout --kill-after=10 "${BOOT_TIMEOUT:-600}" \
 [ $rc = 124 ] && echo "timeout after ${BOOT_TIMEOUT:-600}s" >>"$out/qemu.log"
 stage_end "boot-$label"
 
-python3 "$TOP/scripts/results.py" --label "$label" --qemu-rc "$rc" "$out"
+# How many patches of the series the tree holds, for the pinned skips.
+k=$(git -C "$SRC" rev-list --count base..HEAD 2>/dev/null || echo 100000)
+python3 "$TOP/scripts/results.py" --label "$label" --qemu-rc "$rc" \
+	--lane "$GUEST_ARCH" --patches "$k" --skips "$TOP/selftests/skips" "$out"

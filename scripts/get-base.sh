@@ -14,6 +14,10 @@
 # KERNEL_SRC=/path/to/tree uses a user's own tree instead: a git work tree
 # is used at its HEAD, any other directory is imported as one commit.
 #
+# The package comes from the Debian mirror the machine's own apt
+# configuration names (sources.list.d/*.sources, then sources.list), so a
+# local mirror or proxy works as it does for apt; BASE_MIRROR=URI overrides.
+#
 # Dependencies: apt-get, dpkg-deb, xz-utils, git.
 
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +43,36 @@ import_tree() {
 	cd - >/dev/null
 }
 
+# The URI of the first Debian archive entry in apt's sources: an entry with
+# a suite that is not a -security one, in deb822 or one-line format.
+apt_mirror() {
+	local dir
+
+	dir=$(apt-config shell D Dir::Etc/d | sed -n "s/^D='\(.*\)'$/\1/p")
+	dir=${dir:-/etc/apt/}
+	{
+		cat "$dir"sources.list.d/*.sources 2>/dev/null
+		echo
+		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\)[[:space:]]\+\([^[:space:]]\+\).*/Types: deb\nURIs: \2\nSuites: \3\n/p' \
+			"$dir"sources.list 2>/dev/null
+	} | awk '
+		/^[[:space:]]*#/ { next }
+		/^[[:space:]]*$/ { flush(); next }
+		/^Types:/ { types = $0 }
+		/^URIs:/ { uri = $2 }
+		/^Suites:/ { suites = $0 }
+		/^Enabled:[[:space:]]*no/ { off = 1 }
+		function flush() {
+			if (!found && !off && types ~ /[[:space:]]deb([[:space:]]|$)/ &&
+			    uri != "" && uri !~ /security/ &&
+			    suites ~ /[[:space:]][a-z]+([[:space:]]|$)/) {
+				print uri; found = 1
+			}
+			types = uri = suites = ""; off = 0
+		}
+		END { flush() }'
+}
+
 fetch_debian_base() {
 	local deb="$CACHE/${BASE_PKG}_${BASE_VER}_all.deb" apt
 
@@ -53,11 +87,14 @@ fetch_debian_base() {
 	if ! echo "$BASE_DEB_SHA256  $deb" | sha256sum -c --quiet - >/dev/null 2>&1; then
 		# A private apt state for the backports suite, so the
 		# system's sources and lists stay untouched.
+		local mirror=${BASE_MIRROR:-$(apt_mirror)}
+		[ -n "$mirror" ] ||
+			die get-base /etc/apt "no Debian mirror in apt's sources; set BASE_MIRROR=URI"
 		apt=$CACHE/apt
 		mkdir -p "$apt/parts" "$apt/lists/partial"
 		cat >"$apt/parts/base.sources" <<-EOT
 			Types: deb
-			URIs: http://deb.debian.org/debian
+			URIs: $mirror
 			Suites: $BASE_SUITE
 			Components: main
 			Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
@@ -65,6 +102,7 @@ fetch_debian_base() {
 		local aptopts=(-o "Dir::Etc::SourceParts=$apt/parts"
 			       -o Dir::Etc::SourceList=/dev/null
 			       -o "Dir::State::Lists=$apt/lists")
+		log "base: $BASE_PKG=$BASE_VER from $mirror $BASE_SUITE"
 		apt-get "${aptopts[@]}" update >"$LOGS/get-base.log" 2>&1 ||
 			die get-base "$LOGS/get-base.log" "apt-get update for $BASE_SUITE failed"
 		(cd "$CACHE" && apt-get "${aptopts[@]}" download "$BASE_PKG=$BASE_VER") \

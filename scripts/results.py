@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge one guest run from what the guest printed.
 
-    results.py [--label L] [--qemu-rc N] LOGDIR
+    results.py [--label L] [--qemu-rc N] [--lane ARCH] [--patches K]
+               [--skips FILE] LOGDIR
 
 LOGDIR holds console.log (kernel console) and tests.log (the harness, see
 selftests/run-tests.sh). Prints one TAP line per test case (KUnit cases and
@@ -10,9 +11,15 @@ kselftest harness cases), the kernel reports found on the console, and a
 final "N passed, N failed, N skipped" line; writes the counts to
 LOGDIR/summary. Exits 1 if anything failed, the guest did not finish, or
 the console shows a kernel report (WARNING, BUG, lockdep, KASAN, panic...).
+
+A skip must be pinned: FILE (selftests/skips) names each skip a guest run
+may report, for which lane (x86_64, arm64) and, optionally, for which
+prefixes of the series (K, the number of patches applied); any other skip
+is a failure.
 """
 
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -89,6 +96,27 @@ def parse_kselftest(lines):
     return out
 
 
+def read_pins(path):
+    """(lane, first, last, pattern) of each line of the pinned-skip list."""
+    pins = []
+    for n, line in enumerate(read(path), 1):
+        line = line.split("#", 1)[0].split()
+        if not line:
+            continue
+        if len(line) != 2:
+            sys.exit("%s:%d: want 'lane[:first-last] pattern'" % (path, n))
+        lane, _, rng = line[0].partition(":")
+        first, _, last = rng.partition("-")
+        pins.append((lane, int(first or 0), int(last or first or 10**6),
+                     line[1]))
+    return pins
+
+
+def pinned(pins, lane, k, name):
+    return any(pl == lane and lo <= k <= hi and fnmatch.fnmatchcase(name, pat)
+               for pl, lo, hi, pat in pins)
+
+
 def read(path):
     try:
         with open(path, errors="replace") as f:
@@ -101,6 +129,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--label", default="tip")
     ap.add_argument("--qemu-rc", type=int, default=0)
+    ap.add_argument("--lane", default="x86_64")
+    ap.add_argument("--patches", type=int, default=10**5)
+    ap.add_argument("--skips")
     ap.add_argument("logdir")
     a = ap.parse_args()
 
@@ -153,6 +184,13 @@ def main():
     if splats:
         problems.append("kernel: %d report line(s) on the console" %
                         len(splats))
+
+    if a.skips:
+        pins = read_pins(a.skips)
+        cases = [(n, "fail", "unpinned skip (%s): %s" % (
+                      os.path.basename(a.skips), re.sub(r"^SKIP\s*", "", why)))
+                 if r == "skip" and not pinned(pins, a.lane, a.patches, n)
+                 else (n, r, why) for n, r, why in cases]
 
     counts = {"pass": 0, "fail": 0, "skip": 0}
     print("TAP version 13")

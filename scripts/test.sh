@@ -9,9 +9,12 @@
 #   cross-built, on QEMU's virt machine with its PMUv3) -> series checks
 #   (scripts/check-series.sh)
 #
-# Prints a TAP line per test and per check, the time of each stage, and
-# last a line "N passed, N failed, N skipped". Exits non-zero if anything
-# failed.
+# Prints a TAP line per test and per check, the time of each stage, a
+# summary line for the tests (the guest runs of the tips) and one for the
+# series checks (scripts/check-series.sh, prefix runs included), and last
+# the line CI reads, "N passed, N failed, N skipped", both together. A skip
+# that selftests/skips does not pin is a failure. Exits non-zero if
+# anything failed.
 #
 # Environment: SKIP_CHECKS=1 stops after the guest runs of the tip;
 # SKIP_ARM64=1 leaves out the arm64 lane, ARM64_TESTS names its tests
@@ -30,41 +33,46 @@ start=$(date +%s)
 ARM64_TESTS=${ARM64_TESTS-perf_events:share_hw perf_stat:sharing}
 [ "$GUEST_ARCH" = arm64 ] && export ST_TESTS=${ST_TESTS-$ARM64_TESTS}
 
-# finish PASSED FAILED SKIPPED: the stage times and the closing line.
+# finish: the stage times, the summaries and the closing line.
 finish() {
 	echo "# stage times:"
 	sed 's/^/#   /' "$LOGS/times" 2>/dev/null || true
 	echo "#   total                    $(($(date +%s) - start))s"
-	echo "$1 passed, $2 failed, $3 skipped"
-	[ "$2" = 0 ]
+	echo "# tests: ${tests[0]} passed, ${tests[1]} failed, ${tests[2]} skipped"
+	[ -n "$checked" ] &&
+		echo "# series checks: ${checks[0]} passed, ${checks[1]} failed, ${checks[2]} skipped"
+	echo "$((tests[0] + checks[0])) passed, $((tests[1] + checks[1])) failed, $((tests[2] + checks[2])) skipped"
+	[ $((tests[1] + checks[1])) = 0 ]
 	exit
 }
+tests=(0 0 0) checks=(0 0 0) checked=
 
 for s in get-base apply build; do
 	if ! "$TOP/scripts/$s.sh"; then
 		echo "not ok 1 stage $s # see the ERROR line above and $LOGS"
-		finish 0 1 0
+		tests=(0 1 0)
+		finish
 	fi
 done
 
-# add_summary FILE WHAT: add the "passed failed skipped" of FILE to p f k,
-# or one failure if WHAT did not leave it.
-p=0 f=0 k=0
+# add_summary ARRAY FILE WHAT: add the "passed failed skipped" of FILE to
+# the array named ARRAY, or one failure if WHAT did not leave it.
 add_summary() {
+	local -n sum=$1
 	local a b c
 
-	if [ -f "$1" ]; then
-		read -r a b c <"$1"
+	if [ -f "$2" ]; then
+		read -r a b c <"$2"
 	else
-		echo "not ok - $2 # see the ERROR line above and $LOGS"
+		echo "not ok - $3 # see the ERROR line above and $LOGS"
 		a=0 b=1 c=0
 	fi
-	p=$((p + a)) f=$((f + b)) k=$((k + c))
+	sum=($((sum[0] + a)) $((sum[1] + b)) $((sum[2] + c)))
 }
 
 label=${VARIANT:+$VARIANT-}tip$ARCH_SUFFIX
 "$TOP/scripts/boot.sh" "$label" || true
-add_summary "$LOGS/guest-$label/summary" "stage boot"
+add_summary tests "$LOGS/guest-$label/summary" "stage boot"
 
 # The arm64 lane: the tip cross-built and booted with the real PMU.
 if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 ]; then
@@ -72,11 +80,12 @@ if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 
 	if env GUEST_ARCH=arm64 "$TOP/scripts/build.sh"; then
 		env GUEST_ARCH=arm64 ST_TESTS="$ARM64_TESTS" "$TOP/scripts/boot.sh" tip-arm64 || true
 	fi
-	add_summary "$LOGS/guest-tip-arm64/summary" "arm64 lane"
+	add_summary tests "$LOGS/guest-tip-arm64/summary" "arm64 lane"
 fi
 
 if [ "${SKIP_CHECKS:-0}" != 1 ] && [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ]; then
 	"$TOP/scripts/check-series.sh" || true
-	add_summary "$LOGS/checks-summary" "series checks did not finish"
+	add_summary checks "$LOGS/checks-summary" "series checks did not finish"
+	checked=1
 fi
-finish "$p" "$f" "$k"
+finish
