@@ -34,9 +34,12 @@ export:
 clean:
 	rm -rf build
 
-# The debug lane: the same guest run on a KASAN + lockdep + kmemleak kernel.
+# The debug lane: the same guest run on a KASAN + lockdep + kmemleak kernel,
+# with the model checker run 100 s per test PMU mode instead of 20 s.
 debug:
-	@env VARIANT=debug GUEST_MEM=2048 BOOT_TIMEOUT=2400 ST_TIMEOUT=1200 scripts/test.sh
+	@env VARIANT=debug GUEST_MEM=2048 BOOT_TIMEOUT=2400 ST_TIMEOUT=1200 \
+		SHARE_MODEL_STEPS=$${SHARE_MODEL_STEPS:-1000000} SHARE_MODEL_MS=$${SHARE_MODEL_MS:-100000} \
+		scripts/test.sh
 
 # Every prefix built for x86_64 allnoconfig, i386 and arm64, W=1 and sparse.
 matrix:

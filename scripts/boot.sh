@@ -26,6 +26,8 @@
 #   ST_TESTS       "collection:test ..." to run only some selftests
 #   ST_BENCH=1     run the benchmarks in selftests/benchmarks, not the tests
 #   ST_TIMEOUT     seconds per selftest program (the suites' settings files)
+#   SHARE_SEED, SHARE_MODEL_STEPS, SHARE_MODEL_MS  passed to the sharing
+#                  tests: replay a seed; the model checker's length and time
 #   GUEST_SMP, GUEST_MEM  vCPUs (x86_64: 2, the minimum for the breakpoint
 #                  tests; arm64: 1), MiB
 #
@@ -76,7 +78,7 @@ for m in $(sed -e 's/#.*//' "$TOP/selftests/modules"); do
 done
 
 cmdline="console=$console panic=-1 oops=panic"
-for v in ST_TESTS ST_BENCH ST_TIMEOUT ST_MODULES; do
+for v in ST_TESTS ST_BENCH ST_TIMEOUT ST_MODULES SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done
