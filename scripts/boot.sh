@@ -70,15 +70,8 @@ fi
 [ -f "$kernel" ] || die boot "$kernel" "missing: run scripts/build.sh first"
 [ -f "$INITRAMFS" ] || die boot "$INITRAMFS" "missing: run scripts/build.sh first"
 
-# The modules of selftests/modules that this build made: the guest must
-# load each of them (a missing one would turn its tests into skips).
-ST_MODULES=
-for m in $(sed -e 's/#.*//' "$TOP/selftests/modules"); do
-	[ -n "$(find "$OUT/modroot" -name "$m.ko" 2>/dev/null)" ] && ST_MODULES+="$m "
-done
-
 cmdline="console=$console panic=-1 oops=panic"
-for v in ST_TESTS ST_BENCH ST_TIMEOUT ST_MODULES SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS; do
+for v in ST_TESTS ST_BENCH ST_TIMEOUT SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done
