@@ -1,20 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmarks: boot the base kernel and the series' kernel, each with
+# Benchmarks: boot the base kernel and the series' kernel alternately,
+# BENCH_BOOTS times each (base, series, base, series, ...), each with
 # ST_BENCH=1 (the guest runs selftests/benchmarks instead of the tests),
-# and print every benchmark's value on both and the ratio series/base.
-# Each benchmark also prints its own ratios within one boot where that is
-# what it measures (e.g. sharing on vs off).
+# and print the table of scripts/bench-table.py: each value's median over
+# the boots of each kernel, the ratio series/base and its spread over the
+# pairs of boots, each ratio measured within one boot (e.g. sharing on vs
+# off) per kernel, and a verdict for each ratio with a target. Within a
+# boot each benchmark reports the median and IQR of its interleaved rounds
+# and an A/A control for its ratios (selftests/bench/stats.h).
+#
+# Each boot's results go to $BUILD/logs/bench-KERNEL-I.tap (the guest's
+# logs to $BUILD/logs/guest-bench-KERNEL-I/), KERNEL base or series, I
+# from 1. Fails if a benchmark that runs on the series' kernel is missing
+# from one of its boots; only the base kernel may lack one (share: the
+# base has no counter sharing).
 #
 # The base kernel is built from a worktree of the base ($BUILD/base-tree)
-# in $BUILD/out-base, with the same kernel-config (symbols the base does
-# not have are left out).
+# in $BUILD/out-base, the series' in $BUILD/out-bench, both with the same
+# kernel-config (symbols the base does not have are left out) and without
+# the test kernels' lock checking.
+#
+# Environment:
+#   BENCH_BOOTS    boots of each kernel (3)
 #
 # Dependencies: those of scripts/build.sh and scripts/boot.sh.
 
 . "$(dirname "$0")/lib.sh"
 
+boots=${BENCH_BOOTS:-3}
+[[ $boots =~ ^[1-9][0-9]*$ ]] || die bench BENCH_BOOTS "'$boots' is not a number of boots"
 [ -e "$SRC/.git" ] || die bench "$SRC" "missing: run make first"
 bt=$BUILD/base-tree
 base_worktree "$bt"
@@ -22,28 +38,21 @@ base_worktree "$bt"
 stage_begin bench-build
 env VARIANT=base SRC_DIR="$bt" PREFIX_CHECK=1 "$TOP/scripts/build.sh" >"$LOGS/bench-base-build.log" 2>&1 ||
 	die bench "$LOGS/bench-base-build.log" "base kernel build failed"
-"$TOP/scripts/build.sh" >"$LOGS/bench-series-build.log" 2>&1 ||
+env VARIANT=bench "$TOP/scripts/build.sh" >"$LOGS/bench-series-build.log" 2>&1 ||
 	die bench "$LOGS/bench-series-build.log" "series kernel build failed"
 stage_end bench-build
 
-env ST_BENCH=1 VARIANT=base SRC_DIR="$bt" "$TOP/scripts/boot.sh" bench-base >"$LOGS/bench-base.tap" 2>&1 ||
-	die bench "$LOGS/bench-base.tap" "base guest run failed"
-ST_BENCH=1 "$TOP/scripts/boot.sh" bench-series >"$LOGS/bench-series.tap" 2>&1 ||
-	die bench "$LOGS/bench-series.tap" "series guest run failed"
+# The table reads every bench-*-I.tap: none may be left from a longer run.
+rm -f "$LOGS"/bench-base*.tap "$LOGS"/bench-series*.tap
+for ((i = 1; i <= boots; i++)); do
+	log "bench: boot pair $i of $boots (base, series)"
+	tap=$LOGS/bench-base-$i.tap
+	env ST_BENCH=1 VARIANT=base SRC_DIR="$bt" "$TOP/scripts/boot.sh" "bench-base-$i" >"$tap" 2>&1 ||
+		die bench "$tap" "base guest run $i failed"
+	tap=$LOGS/bench-series-$i.tap
+	env ST_BENCH=1 VARIANT=bench "$TOP/scripts/boot.sh" "bench-series-$i" >"$tap" 2>&1 ||
+		die bench "$tap" "series guest run $i failed"
+done
 
-python3 - "$LOGS/bench-base.tap" "$LOGS/bench-series.tap" <<'PY'
-import re, sys
-def load(p):
-    d = {}
-    for line in open(p):
-        m = re.match(r"# bench: bench: (\S+) ([0-9.]+) (\S+)", line)
-        if m:
-            d[m.group(1)] = (float(m.group(2)), m.group(3))
-    return d
-base, series = load(sys.argv[1]), load(sys.argv[2])
-print("%-32s %12s %12s %8s" % ("benchmark", "base", "series", "ratio"))
-for name, (v, unit) in series.items():
-    b = base.get(name)
-    print("%-32s %12s %12s %8s  %s" % (name, "%.2f" % b[0] if b else "-",
-          "%.2f" % v, "%.3f" % (v / b[0]) if b and b[0] else "-", unit))
-PY
+python3 "$TOP/scripts/bench-table.py" --expect "$TOP/selftests/benchmarks" "$LOGS" ||
+	die bench "$LOGS/bench-series-*.tap" "results incomplete (see above)"

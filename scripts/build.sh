@@ -4,7 +4,8 @@
 # Stage 3: build what the guest runs, from the tree scripts/apply.sh made:
 #   config     tinyconfig + kernel-config + selftests/$GUEST_ARCH.config
 #              (+ selftests/$VARIANT.config, e.g. debug.config for the debug
-#              lane), checked symbol by symbol
+#              lane; + selftests/lockdep.config for the test kernels),
+#              checked symbol by symbol
 #   kernel     bzImage (arm64: Image) and modules, out of tree in $OBJ
 #              (ccache if present)
 #   selftests  headers_install, then tools/testing/selftests/perf_events
@@ -36,6 +37,11 @@ need_pkgs gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio \
 
 [ -e "$SRC/.git" ] || die build "$SRC" "missing: run scripts/apply.sh first"
 
+# A fixed build identity: a relink of unchanged objects gives the same
+# image, so scripts/check-series.sh can tell that a prefix's kernel did
+# not change.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' \
+       KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=perf-series KBUILD_BUILD_HOST=qemu
 KMAKE=(make -C "$SRC" O="$OBJ" -j"$JOBS" "${KARCH[@]}")
 if command -v ccache >/dev/null 2>&1; then
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
@@ -48,6 +54,12 @@ fi
 fragments=("$TOP/kernel-config" "$TOP/selftests/$GUEST_ARCH.config")
 [ -n "$VARIANT" ] && [ -f "$TOP/selftests/$VARIANT.config" ] &&
 	fragments+=("$TOP/selftests/$VARIANT.config")
+# The test kernels (make test, its prefixes, make quick) check locking;
+# the benchmarks' kernels (VARIANT base and bench) do not, so that they
+# measure what users run.
+case $VARIANT in
+""|edit)	fragments+=("$TOP/selftests/lockdep.config") ;;
+esac
 
 # Show the first errors of a failed make, then die naming the log.
 make_or_die() {

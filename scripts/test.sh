@@ -41,6 +41,11 @@ finish() {
 	echo "# tests: ${tests[0]} passed, ${tests[1]} failed, ${tests[2]} skipped"
 	[ -n "$checked" ] &&
 		echo "# series checks: ${checks[0]} passed, ${checks[1]} failed, ${checks[2]} skipped"
+	# What Documentation/testing.rst records of a run: when, what, where.
+	echo "# record: $(date -u +%F), commit $(git -C "$TOP" describe --always --dirty)," \
+	     "$(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")," \
+	     "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1 | sed 's/ (.*//')," \
+	     "$(($(date +%s) - start)) s"
 	echo "$((tests[0] + checks[0])) passed, $((tests[1] + checks[1])) failed, $((tests[2] + checks[2])) skipped"
 	[ $((tests[1] + checks[1])) = 0 ]
 	exit

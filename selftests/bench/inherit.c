@@ -3,9 +3,10 @@
  * Benchmark: the cost of counter inheritance on fork()+exit()+wait() and
  * pthread_create()+join(), with 0 and 4 inherited counters (software
  * task-clock counters, and hardware breakpoints, which also take slots).
- * Prints "bench: NAME VALUE UNIT" lines for scripts/bench.sh: each value is
- * the best of ROUNDS rounds of ITERS iterations, in microseconds, and the
- * ratio of each configuration to the one without counters.
+ * Microseconds per fork and per thread: the median and IQR of ROUNDS
+ * interleaved rounds of ITERS iterations, and the ratio of each
+ * configuration with counters to the one without, with the A/A control
+ * of the one without measured twice a round (see stats.h).
  */
 
 #define _GNU_SOURCE
@@ -18,27 +19,27 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#define ITERS	200
-#define ROUNDS	9
+#include "stats.h"
+
+#define ITERS	60
 #define NR	4
 
 static volatile long watched[NR];
 
-static double now_us(void)
-{
-	struct timespec ts;
+static const struct cfg {
+	const char	*name;
+	const char	*kind;	/* "sw" or "bp" */
+	int		n;	/* inherited counters */
+} cfgs[] = {
+	{ "0",		"sw",	0 },
+	{ "0",		"sw",	0 },	/* A2: the A/A control of the first */
+	{ "4sw",	"sw",	NR },
+	{ "4bp",	"bp",	NR },
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static void *nothing(void *arg)
-{
-	return arg;
-}
+#define NR_CFG	ARRAY_SIZE(cfgs)
 
 static double fork_once(void)
 {
@@ -102,47 +103,41 @@ static int open_counters(const char *kind, int n, int *fd)
 
 int main(void)
 {
-	/* Configurations: no counters, 4 task-clock, 4 breakpoints. */
-	static const char * const kinds[] = { "0", "4sw", "4bp" };
-	double fork_best[3], thread_best[3], v;
-	int fd[NR], k, r, i, ok[3] = { 1, 1, 1 };
+	static struct samples fork_s[NR_CFG], thread_s[NR_CFG];
+	int fd[NR], ok[NR_CFG], j, k, r, i;
 
+	for (k = 0; k < NR_CFG; k++)
+		ok[k] = 1;
 	fork_once();		/* warm up: page tables, caches, pid space */
-	for (k = 0; k < 3; k++)
-		fork_best[k] = thread_best[k] = 1e30;
-	/*
-	 * Round-robin over the configurations, so that drift in the
-	 * machine's speed (TCG, other guests) hits all of them alike; keep
-	 * each configuration's best round.
-	 */
 	for (r = 0; r < ROUNDS; r++) {
-		for (k = 0; k < 3; k++) {
-			if (k && open_counters(kinds[k] + 1, NR, fd)) {
+		for (j = 0; j < NR_CFG; j++) {
+			k = (r + j) % NR_CFG;
+			if (!ok[k])
+				continue;
+			if (open_counters(cfgs[k].kind, cfgs[k].n, fd)) {
 				ok[k] = 0;
 				continue;
 			}
-			v = fork_once();
-			if (v < fork_best[k])
-				fork_best[k] = v;
-			v = thread_once();
-			if (v < thread_best[k])
-				thread_best[k] = v;
-			for (i = 0; k && i < NR; i++)
+			sample_add(&fork_s[k], fork_once());
+			sample_add(&thread_s[k], thread_once());
+			for (i = 0; i < cfgs[k].n; i++)
 				close(fd[i]);
 		}
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NR_CFG; k++) {
+		if (k == 1)
+			continue;	/* A2 */
 		if (!ok[k]) {
-			printf("bench: inherit.%s unavailable\n", kinds[k]);
+			printf("bench: inherit.%s unavailable\n", cfgs[k].name);
 			continue;
 		}
-		printf("bench: inherit.fork.%s %.2f us\n", kinds[k], fork_best[k]);
-		printf("bench: inherit.thread.%s %.2f us\n", kinds[k], thread_best[k]);
+		print_median(&fork_s[k], 2, "us", "inherit.fork.%s", cfgs[k].name);
+		print_median(&thread_s[k], 2, "us", "inherit.thread.%s", cfgs[k].name);
 		if (k) {
-			printf("bench: inherit.fork.%s/0 %.3f ratio\n", kinds[k],
-			       fork_best[k] / fork_best[0]);
-			printf("bench: inherit.thread.%s/0 %.3f ratio\n", kinds[k],
-			       thread_best[k] / thread_best[0]);
+			print_ratio(&fork_s[k], &fork_s[0], &fork_s[1],
+				    "inherit.fork.%s", cfgs[k].name);
+			print_ratio(&thread_s[k], &thread_s[0], &thread_s[1],
+				    "inherit.thread.%s", cfgs[k].name);
 		}
 	}
 	return 0;

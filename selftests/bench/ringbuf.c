@@ -4,11 +4,13 @@
  * breakpoint with sample_period 1 makes one sample per write; measured:
  *   - records per second to a consumer that keeps up (writable mapping,
  *     data_tail advanced after every batch) and to a read-only
- *     (overwrite) mapping,
+ *     (overwrite) mapping, and the ratio writable/readonly of the two;
  *   - the cost of a record that is dropped because a stalled consumer's
  *     writable buffer is full (lost accounting only).
- * Prints "bench: NAME VALUE UNIT" lines for scripts/bench.sh, each the best
- * of ROUNDS rounds.
+ * Each value is the median and IQR of ROUNDS interleaved rounds of N
+ * writes, and the read-only mapping is measured twice a round as the
+ * ratio's A/A control (see stats.h). If a run cannot be set up it prints
+ * "bench: ringbuf unavailable".
  */
 
 #define _GNU_SOURCE
@@ -20,23 +22,18 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "stats.h"
 
 #define PAGES	8	/* data pages */
 #define BATCH	64	/* writes between two consumer catch-ups */
-#define N	20000	/* writes per round */
-#define ROUNDS	5
+#define N	3200	/* writes per round */
+
+/* The configurations of a round. */
+enum { WRITABLE, READONLY, READONLY_AA, DROPPED, NR_CFG };
 
 static volatile int watched;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static int open_bp(void)
 {
@@ -55,7 +52,7 @@ static int open_bp(void)
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
-/* ns per write: @consume advances data_tail after every batch. */
+/* ns per write, or -1: @consume advances data_tail after every batch. */
 static double run(int prot, int consume, int prefill)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -74,7 +71,7 @@ static double run(int prot, int consume, int prefill)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < prefill; i++)		/* fill a stalled buffer */
 		watched = i;
-	t = now_ns();
+	t = now_us();
 	for (i = 0; i < N; i++) {
 		watched = i;
 		if (consume && i % BATCH == BATCH - 1)
@@ -82,25 +79,10 @@ static double run(int prot, int consume, int prefill)
 					 __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE),
 					 __ATOMIC_RELEASE);
 	}
-	t = (now_ns() - t) / N;
+	t = (now_us() - t) * 1e3 / N;
 	munmap(pg, (PAGES + 1) * page);
 	close(fd);
 	return t;
-}
-
-static double best(int prot, int consume, int prefill)
-{
-	double b = 1e30, v;
-	int r;
-
-	for (r = 0; r < ROUNDS; r++) {
-		v = run(prot, consume, prefill);
-		if (v < 0)
-			return -1;
-		if (v < b)
-			b = v;
-	}
-	return b;
 }
 
 int main(void)
@@ -108,18 +90,30 @@ int main(void)
 	long page = sysconf(_SC_PAGESIZE);
 	/* A sample of IP and TID is 24 bytes: this many fill the buffer. */
 	int full = PAGES * page / 24 + 1;
-	double w, ro, drop;
+	static struct samples s[NR_CFG];
+	int j, k, r;
+	double v;
 
-	w = best(PROT_READ | PROT_WRITE, 1, 0);
-	ro = best(PROT_READ, 0, 0);
-	drop = best(PROT_READ | PROT_WRITE, 0, full);
-	if (w < 0 || ro < 0 || drop < 0) {
-		printf("bench: ringbuf unavailable\n");
-		return 0;
+	for (r = 0; r < ROUNDS; r++) {
+		for (j = 0; j < NR_CFG; j++) {
+			k = (r + j) % NR_CFG;
+			if (k == WRITABLE)
+				v = run(PROT_READ | PROT_WRITE, 1, 0);
+			else if (k == DROPPED)
+				v = run(PROT_READ | PROT_WRITE, 0, full);
+			else
+				v = run(PROT_READ, 0, 0);
+			if (v <= 0) {
+				printf("bench: ringbuf unavailable\n");
+				return 0;
+			}
+			/* Records per second, but ns per dropped record. */
+			sample_add(&s[k], k == DROPPED ? v : 1e9 / v);
+		}
 	}
-	printf("bench: ringbuf.writable %.0f records/s\n", 1e9 / w);
-	printf("bench: ringbuf.readonly %.0f records/s\n", 1e9 / ro);
-	printf("bench: ringbuf.dropped %.0f ns/record\n", drop);
-	printf("bench: ringbuf.writable/readonly %.3f ratio\n", ro / w);
+	print_median(&s[WRITABLE], 0, "records/s", "ringbuf.writable");
+	print_median(&s[READONLY], 0, "records/s", "ringbuf.readonly");
+	print_median(&s[DROPPED], 0, "ns/record", "ringbuf.dropped");
+	print_ratio(&s[WRITABLE], &s[READONLY], &s[READONLY_AA], "ringbuf.writable");
 	return 0;
 }

@@ -19,11 +19,14 @@
  *     k4_mux (4 events, sharing off, nr_counters=2). Microseconds per
  *     round trip, and each k4 configuration's ratio to k1 (1 when 4 events
  *     cost a context switch no more than 1 does).
- *   - open_close: perf_event_open() + close() of a trigger event while 3
- *     identical ones count on this task, nr_counters=4 (no multiplexing
- *     either way): microseconds per pair with sharing on and off, and
- *     the ratio on/off (the cost of finding a primary and joining and
- *     leaving its ring).
+ *   - open_close: perf_event_open() of a 4th identical trigger event
+ *     while 3 count on this task, nr_counters=4 (no multiplexing either
+ *     way), and close() of the new one (share.open_close: a dup joins
+ *     and leaves its primary's ring) or of the oldest of the 4
+ *     (share.open_close.handover: with sharing on the oldest is the
+ *     primary, whose counter goes to the next member of the ring, the
+ *     next oldest). Microseconds per open+close with sharing on and off,
+ *     and the ratio on/off.
  *   - fork: fork()+exit()+wait() while N identical inherited trigger
  *     events count on this task (N = 1, 100, 1000), sharing on and off:
  *     microseconds per fork, and the ratio on/off for each N. Every
@@ -34,11 +37,11 @@
  *     them: at the exec every inherited event is enabled and looks for
  *     its partner. Microseconds per fork+exec, ratio on/off per N.
  * The rotation interval is 1 ms for the accuracy runs and the original
- * one for the others. Prints "bench: NAME VALUE UNIT" lines for
- * scripts/bench.sh: each value is the best of ROUNDS rounds, round-robin
- * over all configurations so that drift in the machine's speed hits all
- * of them alike (for accuracy, the best round is the one with the
- * highest ratio and the one with the lowest error). share_counters,
+ * one for the others. Each value is the median and IQR of ROUNDS rounds;
+ * a round goes round-robin over the configurations of accuracy, then of
+ * pingpong, of open_close (both kinds) and of fork and exec (together).
+ * The reference of every ratio (k1, sharing off) is measured twice a
+ * round as the ratio's A/A control (see stats.h). share_counters,
  * nr_counters and the mux interval are restored at the end. Without the
  * test PMU or its share_counters switch (a kernel without counter
  * sharing), or if anything fails, it prints "bench: share unavailable"
@@ -60,16 +63,16 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "stats.h"
+
 #define NR		4	/* events of a k4 configuration */
-#define ROUNDS		5
-#define PP_ITERS	2000	/* ping-pong round trips per round */
-#define PP_WARMUP	100
-#define OC_ITERS	1000	/* open+close pairs per round */
-#define ACC_MS		300	/* accuracy run, wall time */
-#define FORK_ITERS	20	/* forks per round */
+#define PP_ITERS	350	/* ping-pong round trips per round */
+#define PP_WARMUP	50
+#define OC_ITERS	75	/* open+close pairs per round */
+#define ACC_MS		100	/* accuracy run, wall time */
+#define FORK_ITERS	3	/* forks per round */
 #define FORK_MAX	1000	/* inherited events, at most */
 #define BATCH		10	/* triggers per write */
 
@@ -92,20 +95,22 @@ struct value {
 	uint64_t running;
 };
 
+enum { PP_NONE, PP_K1, PP_K1_AA, PP_K4_SHARED, PP_K4_UNSHARED, PP_K4_MUX };
+
 static const struct pp_cfg {
 	const char	*name;
 	int		nr_events;
 	int		share;
 	int		nr_counters;
 } pp_cfgs[] = {
-	{ "none",	 0, 0, 2 },
-	{ "k1",		 1, 0, 2 },
-	{ "k4_shared",	NR, 1, 2 },
-	{ "k4_unshared", NR, 0, 4 },
-	{ "k4_mux",	NR, 0, 2 },
+	[PP_NONE]	 = { "none",	     0, 0, 2 },
+	[PP_K1]		 = { "k1",	     1, 0, 2 },
+	[PP_K1_AA]	 = { "k1",	     1, 0, 2 },	/* A/A control of k1 */
+	[PP_K4_SHARED]	 = { "k4_shared",   NR, 1, 2 },
+	[PP_K4_UNSHARED] = { "k4_unshared", NR, 0, 4 },
+	[PP_K4_MUX]	 = { "k4_mux",	    NR, 0, 2 },
 };
 
-#define ARRAY_SIZE(a)	((int)(sizeof(a) / sizeof((a)[0])))
 #define NR_PP		ARRAY_SIZE(pp_cfgs)
 
 static int pmu_type;
@@ -174,15 +179,6 @@ static void set_knob(const char *path, long val)
 		fail(path, errno);
 	if (read_long(path) != val)
 		fail(path, 0);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		fail("clock_gettime", errno);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
 static int pin_cpu0(void)
@@ -449,10 +445,14 @@ static double fork_once(int n, int share, int exec)
 	return t;
 }
 
-/* Microseconds per open+close of a 4th event, sharing on or off. */
-static double open_close_once(int share)
+/*
+ * Microseconds per open of a 4th identical trigger event while 3 count,
+ * and close of one of the 4, sharing on or off: of the new one, or with
+ * @handover of the oldest (with sharing on, the primary).
+ */
+static double open_close_once(int share, int handover)
 {
-	int fd[NR - 1], i, ev;
+	int fd[NR], i, ev, old = 0;
 	double t;
 
 	set_knob(TEST_PMU_SHARE, share);
@@ -464,22 +464,37 @@ static double open_close_once(int share)
 		ev = open_event(TEST_PMU_TRIGGER, 0);
 		if (ev < 0)
 			fail("perf_event_open (trigger)", errno);
+		if (handover) {
+			/* fd[] is a ring, the oldest at fd[old]. */
+			fd[(old + NR - 1) % NR] = ev;
+			ev = fd[old];
+			old = (old + 1) % NR;
+		}
 		if (close(ev))
 			fail("close", errno);
 	}
 	t = (now_us() - t) / OC_ITERS;
-	close_events(NR - 1, fd);
+	for (i = 0; i < NR - 1; i++)
+		if (close(fd[(old + i) % NR]))
+			fail("close", errno);
 	return t;
 }
 
+/* Sharing on, off, and off again: the A/A control of the ratio on/off. */
+enum { ON, OFF, OFF_AA, NR_ONOFF };
+
 int main(void)
 {
-	double acc_ratio[2], acc_error[2], pp[NR_PP], oc[2], fk[2][NR_FORK][2];
-	double v, r, e;
 	static const char * const forkexec[] = { "fork", "exec" };
 	static const char * const onoff[] = { "on", "off" };
+	static const char * const ocname[] = { "open_close", "open_close.handover" };
+	static struct samples acc_ratio[2], acc_error[2], pp[NR_PP];
+	static struct samples oc[2][NR_ONOFF], fk[2][NR_FORK][NR_ONOFF];
+	/* Configurations of the open_close and fork/exec benchmarks. */
+	const int nr_oc = 2 * NR_ONOFF, nr_fk = 2 * NR_FORK * NR_ONOFF;
 	struct rlimit rl = { FORK_MAX + 64, FORK_MAX + 64 };
-	int k, i, n, x;
+	int j, k, r, s, n, x;
+	double v, e;
 
 	pmu_type = read_long(TEST_PMU_TYPE);
 	if (pmu_type < 0 || access(TEST_PMU_SHARE, F_OK)) {
@@ -509,49 +524,30 @@ int main(void)
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		fail("setrlimit", errno);
 
-	for (k = 0; k < 2; k++) {
-		acc_ratio[k] = 0;
-		acc_error[k] = 1e30;
-		oc[k] = 1e30;
-	}
-	for (k = 0; k < NR_PP; k++)
-		pp[k] = 1e30;
-	for (x = 0; x < 2; x++)
-		for (n = 0; n < NR_FORK; n++)
-			fk[x][n][0] = fk[x][n][1] = 1e30;
-
-	open_close_once(1);		/* warm up: caches, allocators */
-	/*
-	 * Round-robin over the configurations, so that drift in the
-	 * machine's speed (TCG, other guests) hits all of them alike; keep
-	 * each configuration's best round.
-	 */
-	for (i = 0; i < ROUNDS; i++) {
-		for (k = 0; k < 2; k++) {	/* on, off */
-			accuracy_once(!k, &r, &e);
-			if (r > acc_ratio[k])
-				acc_ratio[k] = r;
-			if (e < acc_error[k])
-				acc_error[k] = e;
+	open_close_once(1, 0);		/* warm up: caches, allocators */
+	for (r = 0; r < ROUNDS; r++) {
+		for (j = 0; j < 2; j++) {	/* on, off */
+			k = (r + j) % 2;
+			accuracy_once(k == ON, &v, &e);
+			sample_add(&acc_ratio[k], v);
+			sample_add(&acc_error[k], e);
 		}
-		for (k = 0; k < NR_PP; k++) {
-			v = pingpong_once(&pp_cfgs[k]);
-			if (v < pp[k])
-				pp[k] = v;
+		for (j = 0; j < NR_PP; j++) {
+			k = (r + j) % NR_PP;
+			sample_add(&pp[k], pingpong_once(&pp_cfgs[k]));
 		}
-		for (k = 0; k < 2; k++) {
-			v = open_close_once(!k);
-			if (v < oc[k])
-				oc[k] = v;
+		for (j = 0; j < nr_oc; j++) {	/* dup, handover */
+			k = (r + j) % nr_oc;
+			x = k / NR_ONOFF;
+			s = k % NR_ONOFF;
+			sample_add(&oc[x][s], open_close_once(s == ON, x));
 		}
-		for (x = 0; x < 2; x++) {	/* fork, exec */
-			for (n = 0; n < NR_FORK; n++) {
-				for (k = 0; k < 2; k++) {
-					v = fork_once(fork_n[n], !k, x);
-					if (v < fk[x][n][k])
-						fk[x][n][k] = v;
-				}
-			}
+		for (j = 0; j < nr_fk; j++) {	/* fork, exec */
+			k = (r + j) % nr_fk;
+			x = k / (NR_FORK * NR_ONOFF);
+			n = k / NR_ONOFF % NR_FORK;
+			s = k % NR_ONOFF;
+			sample_add(&fk[x][n][s], fork_once(fork_n[n], s == ON, x));
 		}
 	}
 	restore();
@@ -559,26 +555,32 @@ int main(void)
 		fail("close " TEST_PMU_TRIGGER_DEV, errno);
 
 	for (k = 0; k < 2; k++) {
-		printf("bench: share.accuracy.%s.running_ratio %.4f ratio\n",
-		       onoff[k], acc_ratio[k]);
-		printf("bench: share.accuracy.%s.error_pct %.3f %%\n",
-		       onoff[k], acc_error[k]);
+		print_median(&acc_ratio[k], 4, "ratio",
+			     "share.accuracy.%s.running_ratio", onoff[k]);
+		print_median(&acc_error[k], 3, "%",
+			     "share.accuracy.%s.error_pct", onoff[k]);
 	}
 	for (k = 0; k < NR_PP; k++)
-		printf("bench: share.pingpong.%s %.2f us\n", pp_cfgs[k].name, pp[k]);
-	for (k = 2; k < NR_PP; k++)
-		printf("bench: share.pingpong.%s/k1 %.3f ratio\n",
-		       pp_cfgs[k].name, pp[k] / pp[1]);
-	for (k = 0; k < 2; k++)
-		printf("bench: share.open_close.%s %.2f us\n", onoff[k], oc[k]);
-	printf("bench: share.open_close.on/off %.3f ratio\n", oc[0] / oc[1]);
+		if (k != PP_K1_AA)
+			print_median(&pp[k], 2, "us", "share.pingpong.%s",
+				     pp_cfgs[k].name);
+	for (k = PP_K4_SHARED; k < NR_PP; k++)
+		print_ratio(&pp[k], &pp[PP_K1], &pp[PP_K1_AA], "share.pingpong.%s",
+			    pp_cfgs[k].name);
+	for (x = 0; x < 2; x++) {
+		for (s = ON; s <= OFF; s++)
+			print_median(&oc[x][s], 2, "us", "share.%s.%s", ocname[x],
+				     onoff[s]);
+		print_ratio(&oc[x][ON], &oc[x][OFF], &oc[x][OFF_AA], "share.%s",
+			    ocname[x]);
+	}
 	for (x = 0; x < 2; x++) {
 		for (n = 0; n < NR_FORK; n++) {
-			for (k = 0; k < 2; k++)
-				printf("bench: share.%s.n%d.%s %.1f us\n", forkexec[x],
-				       fork_n[n], onoff[k], fk[x][n][k]);
-			printf("bench: share.%s.n%d.on/off %.3f ratio\n", forkexec[x],
-			       fork_n[n], fk[x][n][0] / fk[x][n][1]);
+			for (s = ON; s <= OFF; s++)
+				print_median(&fk[x][n][s], 1, "us", "share.%s.n%d.%s",
+					     forkexec[x], fork_n[n], onoff[s]);
+			print_ratio(&fk[x][n][ON], &fk[x][n][OFF], &fk[x][n][OFF_AA],
+				    "share.%s.n%d", forkexec[x], fork_n[n]);
 		}
 	}
 	return 0;
