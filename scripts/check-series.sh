@@ -181,8 +181,8 @@ for k in $(seq 1 "$N"); do
 	only=()
 	if cmp -s "$LOGS/prefix-$((k - 1))-kernel.sums" "$LOGS/prefix-$k-kernel.sums"; then
 		# Same kernel: the programs that are new or changed.
-		mapfile -t only < <(comm -13 "$LOGS/prefix-$((k - 1))-tests.sums" \
-					"$LOGS/prefix-$k-tests.sums" |
+		mapfile -t only < <(comm -13 <(sort "$LOGS/prefix-$((k - 1))-tests.sums") \
+					<(sort "$LOGS/prefix-$k-tests.sums") |
 				    sed -n 's|^[0-9a-f]*  \./\([^/]*\)/\([^/]*\)$|\1:\2|p' |
 				    grep -Fxf <(sed 's/#.*//' "$STOBJ/install/kselftest-list.txt") || true)
 		if [ ${#only[@]} -eq 0 ]; then
