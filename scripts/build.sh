@@ -6,8 +6,8 @@
 #              (+ selftests/$VARIANT.config, e.g. debug.config for the debug
 #              lane; + selftests/lockdep.config for the test kernels),
 #              checked symbol by symbol
-#   kernel     bzImage (arm64: Image) and modules, out of tree in $OBJ
-#              (ccache if present)
+#   kernel     bzImage (arm64: Image) and modules, out of tree in $OBJ,
+#              through ccache (its cache in $CACHE/ccache)
 #   selftests  headers_install, then tools/testing/selftests/perf_events
 #              built statically and installed with the kselftest runner
 #   perf       arm64 only: tools/perf built statically with the fewest
@@ -23,14 +23,14 @@
 # define (an earlier prefix of the series may not have them yet).
 #
 # Dependencies: gcc make flex bison bc libelf-dev libssl-dev cpio rsync
-# busybox-static dwarves python3 kmod (installed on demand).
+# busybox-static dwarves python3 kmod ccache (installed on demand).
 
 . "$(dirname "$0")/lib.sh"
 
 need_pkgs gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio \
 	  rsync:rsync /usr/include/libelf.h:libelf-dev \
 	  /usr/include/openssl/ssl.h:libssl-dev /bin/busybox:busybox-static \
-	  pahole:dwarves python3:python3 /sbin/depmod:kmod
+	  pahole:dwarves python3:python3 /sbin/depmod:kmod ccache:ccache
 [ "$GUEST_ARCH" = arm64 ] &&
 	need_pkgs aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu \
 		  /usr/aarch64-linux-gnu/lib/libc.a:libc6-dev-arm64-cross
@@ -43,13 +43,11 @@ need_pkgs gcc:gcc make:make flex:flex bison:bison bc:bc cpio:cpio \
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' \
        KBUILD_BUILD_VERSION=1 KBUILD_BUILD_USER=perf-series KBUILD_BUILD_HOST=qemu
 KMAKE=(make -C "$SRC" O="$OBJ" -j"$JOBS" "${KARCH[@]}")
-if command -v ccache >/dev/null 2>&1; then
-	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-	# Relative paths, and no working directory in the hash: trees and
-	# object directories under any $BUILD share cache entries.
-	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
-	KMAKE+=(CC="ccache ${CROSS}gcc")
-fi
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+# Relative paths, and no working directory in the hash: trees and object
+# directories under any $BUILD share cache entries.
+export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+KMAKE+=(CC="ccache ${CROSS}gcc")
 
 fragments=("$TOP/kernel-config" "$TOP/selftests/$GUEST_ARCH.config")
 [ -n "$VARIANT" ] && [ -f "$TOP/selftests/$VARIANT.config" ] &&
@@ -169,6 +167,7 @@ build_perf() {
 	mkdir -p "$OUT/perf"
 	make_or_die "perf build" "$LOGS/build-perf.log" \
 		make -C "$SRC/tools/perf" -j"$JOBS" "${KARCH[@]}" O="$OUT/perf" \
+		CC="ccache ${CROSS}gcc" \
 		LDFLAGS=-static WERROR=0 BUILD_BPF_SKEL=0 "${no[@]/%/=1}" perf
 }
 
