@@ -8,6 +8,8 @@
 #                patches/ byte for byte (modulo "From <sha>" lines and the
 #                git version line; default base only)
 #   quiltimport  git quiltimport of patches/ + series gives the same tree
+#   maintainers-fragment  MAINTAINERS.fragment is what the series adds to
+#                MAINTAINERS (scripts/check-maintainers.py)
 #   for each patch k:
 #     checkpatch   scripts/checkpatch.pl --strict: no ERROR (warnings and
 #                  checks are listed; the cover letter must justify them)
@@ -76,6 +78,13 @@ else
 	tap_check fail quiltimport "tree differs from git am's, see $LOGS/quiltimport.log"
 fi
 stage_end check-quiltimport
+
+# --- MAINTAINERS.fragment says what the series adds to MAINTAINERS
+if python3 "$TOP/scripts/check-maintainers.py" "$TOP/MAINTAINERS.fragment" "$SRC" base; then
+	tap_check pass maintainers-fragment
+else
+	tap_check fail maintainers-fragment "MAINTAINERS.fragment differs from the series' MAINTAINERS lines"
+fi
 
 # Warnings of C=2 W=1 builds (W=1 only where sparse cannot check the tree)
 # of the given .c files in the tree as it is now, without line numbers (so
