@@ -106,7 +106,7 @@ warnings() {
 }
 
 # What the guest of a prefix runs, one "sha256  path" line a file: the
-# kernel image and modules in $1, the selftest programs in $2.
+# kernel image and modules, and the installed selftests.
 guest_kernel_sums() {
 	(cd "$OBJ" && sha256sum "$KIMAGE_PATH")
 	(cd "$OUT" && find modroot -name '*.ko' -print0 | LC_ALL=C sort -z |

@@ -143,8 +143,6 @@ def main():
     while i < len(tests):
         line = tests[i]
         kind = line.split()[1] if line.startswith("@@@ ") else ""
-        if kind == "MODULE":
-            problems.append("guest: " + line[4:])
         if kind in ("KUNIT", "KSELFTEST", "BENCH", "KMEMLEAK"):
             end = "@@@ %s-END" % kind
             j = i + 1
