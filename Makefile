@@ -2,7 +2,9 @@
 #
 # make          get the base, apply the series, build kernel + selftests
 # make test     the above, then boot, run the selftests, check every patch
-# See README for the rest.
+#               (its record: Documentation/results/test.rst)
+# See README for the rest; make debug and make bench write their records
+# too (Documentation/testing.rst, "Last results").
 
 SHELL := /bin/bash
 .PHONY: all build test test-arm64 quick edit export bench debug matrix clean

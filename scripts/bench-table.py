@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The table of make bench: the base kernel against the series' kernel.
 
-    bench-table.py [--expect FILE] DIR
+    bench-table.py [--expect FILE] [--rst] DIR
 
 DIR holds bench-base-I.tap and bench-series-I.tap, I = 1, 2, ...: what
 scripts/boot.sh printed for the I-th boot of each kernel, the two kernels
@@ -33,6 +33,9 @@ what the same kernel gives from boot to boot), relative. The verdict is
 all above, else "unresolved": the noise is wider than the ratio's
 distance from the target (always, for series/base, with fewer than two
 boots of each kernel).
+
+--rst prints the same as reStructuredText, the tables as simple tables
+(scripts/record-results.py puts it into Documentation/results/bench.rst).
 
 Exits 1, naming them, if a series boot lacks a value that another series
 boot or the base has, reports a benchmark unavailable, or (--expect, the
@@ -140,6 +143,26 @@ def rng(lo, hi):
     return "-" if lo is None else "%.3f..%.3f" % (lo, hi)
 
 
+def show(fmt, rows, rst):
+    """Print @rows, the header first, with @fmt or as a reST simple table."""
+    if not rst:
+        for r in rows:
+            print(fmt % tuple(r))
+        return
+    # No value is an empty cell: "-" alone is a bullet list in reST, and
+    # punctuation alone ("%") a section title's adornment.
+    rows = [["" if c == "-" else "\\" + c if re.fullmatch(r"[^\w\s]+", c)
+             else c for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    rule = " ".join("=" * w for w in widths)
+    print(rule)
+    for n, r in enumerate(rows):
+        print(" ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        if n == 0:
+            print(rule)
+    print(rule)
+
+
 def ordered_names(*groups):
     seen = {}
     for g in groups:
@@ -152,6 +175,8 @@ def ordered_names(*groups):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--expect", help="the benchmark programs, one a line")
+    ap.add_argument("--rst", action="store_true",
+                    help="reStructuredText: simple tables, notes as a list")
     ap.add_argument("dir")
     a = ap.parse_args()
 
@@ -167,9 +192,11 @@ def main():
           "boot's median; ratio series/base;" % (nb, ns))
     print("pairs: series-I/base-I, min..max; iqr+-: from the in-boot IQRs; "
           "aa: base max/min over boots")
-    print("%-34s %-9s %10s %10s %7s %13s %6s %6s %7s %s" % (
-        "benchmark", "unit", "base", "series", "ratio", "pairs", "iqr+-",
-        "aa", "target", "verdict"))
+    if a.rst:
+        print()
+    fmt = "%-34s %-9s %10s %10s %7s %13s %6s %6s %7s %s"
+    rows = [("benchmark", "unit", "base", "series", "ratio", "pairs", "iqr+-",
+             "aa", "target", "verdict")]
     for name in values:
         b = {i: v[name] for i, (v, _) in base.items() if name in v}
         s = {i: v[name] for i, (v, _) in series.items() if name in v}
@@ -196,18 +223,22 @@ def main():
             v = "no base"
         elif target and len(pairs) < 2:
             v = "unresolved"  # one boot pair has no boot-to-boot spread
-        print("%-34s %-9s %10s %10s %7s %13s %6s %6s %7s %s" % (
+        rows.append((
             name, unit, num(mb), num(ms), "-" if r is None else "%.3f" % r,
             rng(lo, hi), "-" if u_iqr is None else "%.3f" % u_iqr,
             "-" if u_aa is None or not r else "%.3f" % (1 + u_aa / r),
             "<=%.2f" % target if target else "-", v))
+    show(fmt, rows, a.rst)
 
     print()
     print("within one boot: median over the kernel's boots (min..max), "
           "aa: the A/A ratio farthest from 1;")
     print("iqr+-: from the in-boot IQRs of the series; verdict on the series")
-    print("%-34s %-22s %6s %-22s %6s %6s %7s %s" % (
-        "ratio", "base", "aa", "series", "aa", "iqr+-", "target", "verdict"))
+    if a.rst:
+        print()
+    fmt = "%-34s %-22s %6s %-22s %6s %6s %7s %s"
+    rows = [("ratio", "base", "aa", "series", "aa", "iqr+-", "target",
+             "verdict")]
     for name in ratios:
         cols = []
         for k in (base, series):
@@ -229,10 +260,11 @@ def main():
             out.append("-" if r_ is None else
                        "%.3f (%s)" % (r_, rng(lo_, hi_)))
             out.append("-" if aa_ is None else "%.3f" % aa_)
-        print("%-34s %-22s %6s %-22s %6s %6s %7s %s" % (
+        rows.append((
             name, out[0], out[1], out[2], out[3],
             "-" if u_iqr is None else "%.3f" % u_iqr,
             "<=%.2f" % TARGETS[name] if name in TARGETS else "-", v))
+    show(fmt, rows, a.rst)
 
     # Only the base kernel may lack a benchmark.
     errors = []
@@ -262,8 +294,10 @@ def main():
                 notes.add("base: %s missing from some boots" % n)
     if nb != ns:
         notes.add("base has %d boots, series %d" % (nb, ns))
+    if a.rst and notes:
+        print()
     for n in sorted(notes):
-        print("# " + n)
+        print(("- " if a.rst else "# ") + n)
     for e in dict.fromkeys(errors):
         print("bench-table: " + e, file=sys.stderr)
     return 1 if errors else 0

@@ -17,6 +17,10 @@
 # from one of its boots; only the base kernel may lack one (share: the
 # base has no counter sharing).
 #
+# Last, it writes the run's record, Documentation/results/bench.rst
+# (scripts/record-results.py: when, what, where, and the tables); a record
+# that cannot be written is only logged.
+#
 # The base kernel is built from a worktree of the base ($BUILD/base-tree)
 # in $BUILD/out-base, the series' in $BUILD/out-bench, both with the same
 # kernel-config (symbols the base does not have are left out) and without
@@ -32,6 +36,8 @@
 boots=${BENCH_BOOTS:-3}
 [[ $boots =~ ^[1-9][0-9]*$ ]] || die bench BENCH_BOOTS "'$boots' is not a number of boots"
 [ -e "$SRC/.git" ] || die bench "$SRC" "missing: run make first"
+rec_date=$(date -u '+%F %H:%M UTC')
+rec_commit=$(head_commit)
 bt=$BUILD/base-tree
 base_worktree "$bt"
 
@@ -54,5 +60,9 @@ for ((i = 1; i <= boots; i++)); do
 		die bench "$tap" "series guest run $i failed"
 done
 
-python3 "$TOP/scripts/bench-table.py" --expect "$TOP/selftests/benchmarks" "$LOGS" ||
-	die bench "$LOGS/bench-series-*.tap" "results incomplete (see above)"
+rc=0
+python3 "$TOP/scripts/bench-table.py" --expect "$TOP/selftests/benchmarks" "$LOGS" || rc=$?
+python3 "$TOP/scripts/record-results.py" --date "$rec_date" --commit "$rec_commit" \
+	bench "$LOGS" "$TOP/Documentation/results/bench.rst" ||
+	log "bench: record Documentation/results/bench.rst not written"
+[ $rc = 0 ] || die bench "$LOGS/bench-series-*.tap" "results incomplete (see above)"

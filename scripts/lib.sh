@@ -150,3 +150,13 @@ base_worktree() {
 		git -C "$SRC" worktree add -q --detach "$1" base
 	fi
 }
+
+# The commit a record of results names (scripts/record-results.py): $TOP's
+# HEAD, short, and "(dirty)" if tracked files have uncommitted changes.
+head_commit() {
+	local c
+
+	c=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null) || { echo unknown; return 0; }
+	git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || c+=" (dirty)"
+	echo "$c"
+}

@@ -16,6 +16,13 @@
 # that selftests/skips does not pin is a failure. Exits non-zero if
 # anything failed.
 #
+# Last, it writes the run's record (scripts/record-results.py, from a copy
+# of its stdout in $BUILD/logs/NAME.out): Documentation/results/test.rst,
+# or debug.rst for VARIANT=debug. A partial run (ST_TESTS, GUEST_ARCH=arm64,
+# SKIP_CHECKS=1, SKIP_ARM64=1 or ARM64_TESTS set) writes NAME-partial.rst
+# instead, which git ignores, so that it never replaces the record of a
+# whole run. A record that cannot be written is only logged.
+#
 # Environment: SKIP_CHECKS=1 stops after the guest runs of the tip;
 # SKIP_ARM64=1 leaves out the arm64 lane, ARM64_TESTS names its tests
 # ("" for all; default: those that need its PMU, share_hw and perf stat);
@@ -27,6 +34,19 @@
 
 rm -f "$LOGS/times" "$LOGS/checks-summary"
 start=$(date +%s)
+
+# The record: which run, what it started from, and a copy of stdout.
+partial=
+[ -n "${ST_TESTS:-}" ] && partial+=" ST_TESTS=$ST_TESTS"
+[ "$GUEST_ARCH" != x86_64 ] && partial+=" GUEST_ARCH=$GUEST_ARCH"
+[ -z "$VARIANT" ] && [ "${SKIP_CHECKS:-0}" = 1 ] && partial+=" SKIP_CHECKS=1"
+[ -z "$VARIANT" ] && [ "${SKIP_ARM64:-0}" = 1 ] && partial+=" SKIP_ARM64=1"
+[ -z "$VARIANT" ] && [ -n "${ARM64_TESTS+set}" ] && partial+=" ARM64_TESTS=$ARM64_TESTS"
+record=${VARIANT:-test}${partial:+-partial}
+rec_date=$(date -u '+%F %H:%M UTC')
+rec_commit=$(head_commit)
+exec 3>&1 > >(tee "$LOGS/$record.out")
+tee_pid=$!
 
 # What the arm64 lane runs: the tests that need its PMU (the rest of the
 # suite is slow under -icount; see Documentation/testing.rst).
@@ -46,7 +66,18 @@ finish() {
 	     "$(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")," \
 	     "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1 | sed 's/ (.*//')," \
 	     "$(($(date +%s) - start)) s"
-	echo "$((tests[0] + checks[0])) passed, $((tests[1] + checks[1])) failed, $((tests[2] + checks[2])) skipped"
+	local closing="$((tests[0] + checks[0])) passed, $((tests[1] + checks[1])) failed, $((tests[2] + checks[2])) skipped"
+	# The record, from the copy of stdout once tee has ended (at most 30 s:
+	# a stray process could hold the pipe) and the closing line, which is
+	# printed last.
+	exec >&3 3>&-
+	timeout 30 tail --pid="$tee_pid" -f /dev/null || true
+	{ echo "$closing" >>"$LOGS/$record.out" &&
+	  python3 "$TOP/scripts/record-results.py" --date "$rec_date" \
+		--commit "$rec_commit" --partial "$partial" "${VARIANT:-test}" \
+		"$LOGS/$record.out" "$TOP/Documentation/results/$record.rst"; } ||
+		log "record: Documentation/results/$record.rst not written"
+	echo "$closing"
 	[ $((tests[1] + checks[1])) = 0 ]
 	exit
 }
