@@ -402,6 +402,22 @@ static double pingpong_once(const struct pp_cfg *c)
 static const int fork_n[] = { 1, 100, FORK_MAX };
 #define NR_FORK		ARRAY_SIZE(fork_n)
 
+/* fork(), the child execs EXEC_PATH if @exec and exits, wait(). */
+static void fork_wait(int exec)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		fail("fork", errno);
+	if (pid == 0) {
+		if (exec)
+			execl(EXEC_PATH, "true", (char *)NULL);
+		_exit(0);
+	}
+	if (waitpid(pid, NULL, 0) != pid)
+		fail("waitpid", errno);
+}
+
 /*
  * Microseconds per fork()+exit()+wait() with @n inherited trigger events
  * on this task, sharing on or off.
@@ -418,7 +434,6 @@ static double fork_once(int n, int share, int exec)
 	};
 	static int fd[FORK_MAX];
 	double t;
-	pid_t pid;
 	int i;
 
 	set_knob(TEST_PMU_SHARE, share);
@@ -427,19 +442,16 @@ static double fork_once(int n, int share, int exec)
 		if (fd[i] < 0)
 			fail("perf_event_open (inherit)", errno);
 	}
+	/*
+	 * One fork untimed, then a pause: the frees of the round before
+	 * (RCU callbacks of up to FORK_MAX events) run now, not in this
+	 * round's time.
+	 */
+	fork_wait(exec);
+	usleep(20000);
 	t = now_us();
-	for (i = 0; i < FORK_ITERS; i++) {
-		pid = fork();
-		if (pid < 0)
-			fail("fork", errno);
-		if (pid == 0) {
-			if (exec)
-				execl(EXEC_PATH, "true", (char *)NULL);
-			_exit(0);
-		}
-		if (waitpid(pid, NULL, 0) != pid)
-			fail("waitpid", errno);
-	}
+	for (i = 0; i < FORK_ITERS; i++)
+		fork_wait(exec);
 	t = (now_us() - t) / FORK_ITERS;
 	close_events(n, fd);
 	return t;
