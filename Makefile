@@ -7,7 +7,7 @@
 # too (Documentation/testing.rst, "Last results").
 
 SHELL := /bin/bash
-.PHONY: all build test test-arm64 quick edit export bench debug matrix clean
+.PHONY: all build test test-arm64 quick edit export bench bench-arm64 debug matrix clean
 
 all: build
 
@@ -47,6 +47,10 @@ debug:
 matrix:
 	@scripts/matrix.sh
 
-# Benchmarks, base kernel vs series kernel in one run.
+# Benchmarks, base kernel vs series kernel in one run; bench-arm64 on the
+# arm64 guest, with instruction counting.
 bench:
 	@scripts/bench.sh
+
+bench-arm64:
+	@GUEST_ARCH=arm64 scripts/bench.sh

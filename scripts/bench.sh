@@ -13,7 +13,11 @@
 #
 # Each boot's results go to $BUILD/logs/bench-KERNEL-I.tap (the guest's
 # logs to $BUILD/logs/guest-bench-KERNEL-I/), KERNEL base or series, I
-# from 1. Fails if a benchmark that runs on the series' kernel is missing
+# from 1. GUEST_ARCH=arm64 (make bench-arm64) runs the arm64 guest
+# instead, with its instruction counting (-icount: guest time is the
+# count of instructions, so the same work takes the same time in every
+# boot); its results go to $BUILD/logs/bench-arm64/ and its record to
+# Documentation/results/bench-arm64.rst. Fails if a benchmark that runs on the series' kernel is missing
 # from one of its boots; only the base kernel may lack one (share: the
 # base has no counter sharing).
 #
@@ -40,6 +44,10 @@ rec_date=$(date -u '+%F %H:%M UTC')
 rec_commit=$(head_commit)
 bt=$BUILD/base-tree
 base_worktree "$bt"
+# Where this architecture's taps and record go.
+BLOGS=$LOGS${ARCH_SUFFIX:+/bench$ARCH_SUFFIX}
+record=bench$ARCH_SUFFIX.rst
+mkdir -p "$BLOGS"
 
 stage_begin bench-build
 env VARIANT=base SRC_DIR="$bt" PREFIX_CHECK=1 "$TOP/scripts/build.sh" >"$LOGS/bench-base-build.log" 2>&1 ||
@@ -49,20 +57,20 @@ env VARIANT=bench "$TOP/scripts/build.sh" >"$LOGS/bench-series-build.log" 2>&1 |
 stage_end bench-build
 
 # The table reads every bench-*-I.tap: none may be left from a longer run.
-rm -f "$LOGS"/bench-base*.tap "$LOGS"/bench-series*.tap
+rm -f "$BLOGS"/bench-base*.tap "$BLOGS"/bench-series*.tap
 for ((i = 1; i <= boots; i++)); do
 	log "bench: boot pair $i of $boots (base, series)"
-	tap=$LOGS/bench-base-$i.tap
-	env ST_BENCH=1 VARIANT=base SRC_DIR="$bt" "$TOP/scripts/boot.sh" "bench-base-$i" >"$tap" 2>&1 ||
+	tap=$BLOGS/bench-base-$i.tap
+	env ST_BENCH=1 VARIANT=base SRC_DIR="$bt" "$TOP/scripts/boot.sh" "bench-base$ARCH_SUFFIX-$i" >"$tap" 2>&1 ||
 		die bench "$tap" "base guest run $i failed"
-	tap=$LOGS/bench-series-$i.tap
-	env ST_BENCH=1 VARIANT=bench "$TOP/scripts/boot.sh" "bench-series-$i" >"$tap" 2>&1 ||
+	tap=$BLOGS/bench-series-$i.tap
+	env ST_BENCH=1 VARIANT=bench "$TOP/scripts/boot.sh" "bench-series$ARCH_SUFFIX-$i" >"$tap" 2>&1 ||
 		die bench "$tap" "series guest run $i failed"
 done
 
 rc=0
-python3 "$TOP/scripts/bench-table.py" --expect "$TOP/selftests/benchmarks" "$LOGS" || rc=$?
+python3 "$TOP/scripts/bench-table.py" --expect "$TOP/selftests/benchmarks" "$BLOGS" || rc=$?
 python3 "$TOP/scripts/record-results.py" --date "$rec_date" --commit "$rec_commit" \
-	bench "$LOGS" "$TOP/Documentation/results/bench.rst" ||
-	log "bench: record Documentation/results/bench.rst not written"
-[ $rc = 0 ] || die bench "$LOGS/bench-series-*.tap" "results incomplete (see above)"
+	"${record%.rst}" "$BLOGS" "$TOP/Documentation/results/$record" ||
+	log "bench: record Documentation/results/$record not written"
+[ $rc = 0 ] || die bench "$BLOGS/bench-series-*.tap" "results incomplete (see above)"

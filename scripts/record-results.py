@@ -39,7 +39,8 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COMMAND = {"test": "make test", "debug": "make debug", "bench": "make bench"}
+COMMAND = {"test": "make test", "debug": "make debug", "bench": "make bench",
+           "bench-arm64": "make bench-arm64"}
 
 RESULT = re.compile(r"^(ok|not ok) (\d+|-) (.+?)(?: # (.*))?$")
 LANE = re.compile(r"^# (\S+): (\d+) passed, (\d+) failed, (\d+) skipped$")
@@ -90,7 +91,7 @@ def table(rows):
 
 def measured(a):
     """Whether INPUT holds a run: test.sh's stdout, or a bench boot's tap."""
-    if a.kind == "bench":
+    if a.kind.startswith("bench"):
         return bool(glob.glob(os.path.join(a.input, "bench-series-*.tap")))
     return os.path.isfile(a.input)
 
@@ -111,7 +112,7 @@ def head(a):
         return out
     out += [":Date: " + a.date, ":Commit: " + a.commit,
             ":Machine: " + text(machine())]
-    if a.kind == "bench":
+    if a.kind.startswith("bench"):
         out.append(":Boots: %d of each kernel (``BENCH_BOOTS``)" % len(
             glob.glob(os.path.join(a.input, "bench-series-*.tap"))))
     if a.partial:
@@ -256,9 +257,9 @@ def main():
     if not measured(a):
         out += ["Not measured yet: ``scripts/record-results.py --from-logs`` "
                 "found no saved output of a run in ``%s``." % a.input, ""]
-        if a.kind != "bench":
+        if not a.kind.startswith("bench"):
             out += [".. begin-times", "", "Not measured yet.", ""]
-    elif a.kind == "bench":
+    elif a.kind.startswith("bench"):
         out += bench_record(a)
     else:
         with open(a.input, errors="replace") as f:
