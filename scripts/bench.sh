@@ -13,17 +13,18 @@
 #
 # Each boot's results go to $BUILD/logs/bench-KERNEL-I.tap (the guest's
 # logs to $BUILD/logs/guest-bench-KERNEL-I/), KERNEL base or series, I
-# from 1. GUEST_ARCH=arm64 (make bench-arm64) runs the arm64 guest
-# instead, with its instruction counting (-icount: guest time is the
-# count of instructions, so the same work takes the same time in every
-# boot); its results go to $BUILD/logs/bench-arm64/ and its record to
-# Documentation/results/bench-arm64.rst. Fails if a benchmark that runs on the series' kernel is missing
+# from 1. Fails if a benchmark that runs on the series' kernel is missing
 # from one of its boots; only the base kernel may lack one (share: the
 # base has no counter sharing).
 #
+# GUEST_ARCH=arm64 (make bench-arm64) boots the arm64 guest instead, with
+# its instruction counting (-icount: while the vCPU is busy, guest time
+# advances by the instructions it runs, so busy work takes the same time
+# in every boot); its taps go to $BUILD/logs/bench-arm64/.
+#
 # Last, it writes the run's record, Documentation/results/bench.rst
-# (scripts/record-results.py: when, what, where, and the tables); a record
-# that cannot be written is only logged.
+# (bench-arm64.rst for arm64; scripts/record-results.py: when, what,
+# where, and the tables); a record that cannot be written is only logged.
 #
 # The base kernel is built from a worktree of the base ($BUILD/base-tree)
 # in $BUILD/out-base, the series' in $BUILD/out-bench, both with the same

@@ -62,7 +62,7 @@ finish() {
 	[ -n "$checked" ] &&
 		echo "# series checks: ${checks[0]} passed, ${checks[1]} failed, ${checks[2]} skipped"
 	# What Documentation/testing.rst records of a run: when, what, where.
-	echo "# record: $(date -u +%F), commit $(git -C "$TOP" describe --always --dirty)," \
+	echo "# record: ${rec_date%% *}, commit $rec_commit," \
 	     "$(nproc) CPUs, $(. /etc/os-release && echo "$PRETTY_NAME")," \
 	     "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1 | sed 's/ (.*//')," \
 	     "$(($(date +%s) - start)) s"
