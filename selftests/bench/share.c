@@ -19,6 +19,12 @@
  *     k4_mux (4 events, sharing off, nr_counters=2). Microseconds per
  *     round trip, and each k4 configuration's ratio to k1 (1 when 4 events
  *     cost a context switch no more than 1 does).
+ *   - pingpong.hw_*: the same with instruction events of the first
+ *     hardware PMU that can share counters (arm64's PMUv3 in its guest;
+ *     left out where there is none): hw_k1 (1 event), hw_k8_shared (8
+ *     identical events, its share_counters on) and hw_k8_mux (8 events,
+ *     sharing off, on 6 counters under QEMU: multiplexed), and the
+ *     ratios of the two k8 to hw_k1.
  *   - open_close: perf_event_open() of a 4th identical trigger event
  *     while 3 count on this task, nr_counters=4 (no multiplexing either
  *     way), and close() of the new one (share.open_close: a dup joins
@@ -50,8 +56,10 @@
 
 #define _GNU_SOURCE
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
@@ -82,6 +90,8 @@
 #define TEST_PMU_SHARE		TEST_PMU_DIR "share_counters"
 #define TEST_PMU_NR_COUNTERS	"/sys/module/test_pmu/parameters/nr_counters"
 #define TEST_PMU_TRIGGER_DEV	"/dev/test_pmu"
+#define SYSFS_PMUS		"/sys/bus/event_source/devices"
+#define HW_NR			8	/* events of a hw_k8 configuration */
 
 enum {
 	TEST_PMU_CLOCK		= 0,
@@ -95,28 +105,39 @@ struct value {
 	uint64_t running;
 };
 
-enum { PP_NONE, PP_K1, PP_K1_AA, PP_K4_SHARED, PP_K4_UNSHARED, PP_K4_MUX };
+enum { PP_NONE, PP_K1, PP_K1_AA, PP_K4_SHARED, PP_K4_UNSHARED, PP_K4_MUX,
+       PP_HW_K1, PP_HW_K1_AA, PP_HW_K8_SHARED, PP_HW_K8_MUX };
 
+/* nr_counters: the test PMU's; hw: events of the hardware PMU instead. */
 static const struct pp_cfg {
 	const char	*name;
 	int		nr_events;
 	int		share;
 	int		nr_counters;
+	int		hw;
 } pp_cfgs[] = {
-	[PP_NONE]	 = { "none",	     0, 0, 2 },
-	[PP_K1]		 = { "k1",	     1, 0, 2 },
-	[PP_K1_AA]	 = { "k1",	     1, 0, 2 },	/* A/A control of k1 */
-	[PP_K4_SHARED]	 = { "k4_shared",   NR, 1, 2 },
-	[PP_K4_UNSHARED] = { "k4_unshared", NR, 0, 4 },
-	[PP_K4_MUX]	 = { "k4_mux",	    NR, 0, 2 },
+	[PP_NONE]	 = { "none",	      0,      0, 2 },
+	[PP_K1]		 = { "k1",	      1,      0, 2 },
+	[PP_K1_AA]	 = { "k1",	      1,      0, 2 },	/* A/A control of k1 */
+	[PP_K4_SHARED]	 = { "k4_shared",    NR,     1, 2 },
+	[PP_K4_UNSHARED] = { "k4_unshared",  NR,     0, 4 },
+	[PP_K4_MUX]	 = { "k4_mux",	      NR,     0, 2 },
+	[PP_HW_K1]	 = { "hw_k1",	      1,      0, 2, 1 },
+	[PP_HW_K1_AA]	 = { "hw_k1",	      1,      0, 2, 1 },
+	[PP_HW_K8_SHARED] = { "hw_k8_shared", HW_NR, 1, 2, 1 },
+	[PP_HW_K8_MUX]	 = { "hw_k8_mux",    HW_NR,  0, 2, 1 },
 };
 
 #define NR_PP		ARRAY_SIZE(pp_cfgs)
+#define MAX_EVENTS	HW_NR
 
 static int pmu_type;
 static int trigger_fd = -1;
 /* The original settings, -1 until read. */
 static long orig_share = -1, orig_nr_counters = -1, orig_mux = -1;
+/* The hardware PMU's share_counters, "" without one; its original value. */
+static char hw_share[PATH_MAX];
+static long orig_hw_share = -1;
 
 /* Read a decimal number from a sysfs file; -1 if it cannot. */
 static long read_long(const char *path)
@@ -158,6 +179,34 @@ static void restore(void)
 		fprintf(stderr, "share: %s not put back\n", TEST_PMU_NR_COUNTERS);
 	if (orig_mux >= 0 && write_long(TEST_PMU_MUX_INTERVAL, orig_mux))
 		fprintf(stderr, "share: %s not put back\n", TEST_PMU_MUX_INTERVAL);
+	if (orig_hw_share >= 0 && write_long(hw_share, orig_hw_share))
+		fprintf(stderr, "share: %s not put back\n", hw_share);
+}
+
+/*
+ * Find the first PMU other than the test PMU with a share_counters
+ * switch, and read the switch; leave hw_share empty if there is none.
+ */
+static void find_hw_pmu(void)
+{
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir(SYSFS_PMUS);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "test_pmu"))
+			continue;
+		snprintf(hw_share, sizeof(hw_share),
+			 SYSFS_PMUS "/%s/share_counters", d->d_name);
+		orig_hw_share = read_long(hw_share);
+		if (orig_hw_share >= 0)
+			break;
+	}
+	closedir(dir);
+	if (orig_hw_share < 0)
+		hw_share[0] = 0;
 }
 
 /* Give up: @what failed, with errno @err if not 0. */
@@ -190,13 +239,16 @@ static int pin_cpu0(void)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* A counting event of the test PMU on this task, user and kernel mode. */
-static int open_event(int config, int disabled)
+/*
+ * A counting event on this task, user and kernel mode: of the test PMU,
+ * or with @hw an instruction event of the hardware PMU.
+ */
+static int __open_event(int config, int disabled, int hw)
 {
 	struct perf_event_attr attr = {
-		.type		= pmu_type,
+		.type		= hw ? PERF_TYPE_HARDWARE : pmu_type,
 		.size		= sizeof(attr),
-		.config		= config,
+		.config		= hw ? PERF_COUNT_HW_INSTRUCTIONS : config,
 		.read_format	= PERF_FORMAT_TOTAL_TIME_ENABLED |
 				  PERF_FORMAT_TOTAL_TIME_RUNNING,
 		.disabled	= disabled,
@@ -205,13 +257,18 @@ static int open_event(int config, int disabled)
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
-/* Open @n enabled events of @config into @fd; 0, or -1 with errno set. */
-static int open_events(int config, int n, int *fd)
+static int open_event(int config, int disabled)
+{
+	return __open_event(config, disabled, 0);
+}
+
+/* Open @n enabled events of @config (@hw) into @fd; 0, or -1 and errno. */
+static int open_events(int config, int n, int *fd, int hw)
 {
 	int i, err;
 
 	for (i = 0; i < n; i++) {
-		fd[i] = open_event(config, 0);
+		fd[i] = __open_event(config, 0, hw);
 		if (fd[i] < 0) {
 			err = errno;
 			while (i--)
@@ -303,7 +360,7 @@ static void accuracy_once(int share, double *ratio, double *error)
 /* The child's side of the ping-pong: its exit status, 0 if all went well. */
 static int pong(const struct pp_cfg *c, int in, int out)
 {
-	int fd[NR];
+	int fd[MAX_EVENTS];
 	char b;
 
 	if (pin_cpu0()) {
@@ -311,7 +368,7 @@ static int pong(const struct pp_cfg *c, int in, int out)
 			strerror(errno));
 		return 1;
 	}
-	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd)) {
+	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd, c->hw)) {
 		fprintf(stderr, "share: child: perf_event_open (clock): %s\n",
 			strerror(errno));
 		return 1;
@@ -343,13 +400,13 @@ static void round_trip(int out, int in)
 /* Microseconds per round trip in configuration @c. */
 static double pingpong_once(const struct pp_cfg *c)
 {
-	int p2c[2], c2p[2], fd[NR], i, status;
+	int p2c[2], c2p[2], fd[MAX_EVENTS], i, status;
 	struct value v;
 	double t;
 	pid_t pid;
 	char q = 'q';
 
-	set_knob(TEST_PMU_SHARE, c->share);
+	set_knob(c->hw ? hw_share : TEST_PMU_SHARE, c->share);
 	set_knob(TEST_PMU_NR_COUNTERS, c->nr_counters);
 	if (pipe(p2c) || pipe(c2p))
 		fail("pipe", errno);
@@ -367,8 +424,9 @@ static double pingpong_once(const struct pp_cfg *c)
 		fail("close", errno);
 
 	/* The parent is pinned to CPU 0 already, see main(). */
-	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd))
-		fail("perf_event_open (clock)", errno);
+	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd, c->hw))
+		fail(c->hw ? "perf_event_open (instructions)" :
+		     "perf_event_open (clock)", errno);
 	for (i = 0; i < PP_WARMUP; i++)
 		round_trip(p2c[1], c2p[0]);
 	t = now_us();
@@ -469,7 +527,7 @@ static double open_close_once(int share, int handover)
 
 	set_knob(TEST_PMU_SHARE, share);
 	set_knob(TEST_PMU_NR_COUNTERS, NR);
-	if (open_events(TEST_PMU_TRIGGER, NR - 1, fd))
+	if (open_events(TEST_PMU_TRIGGER, NR - 1, fd, 0))
 		fail("perf_event_open (trigger)", errno);
 	t = now_us();
 	for (i = 0; i < OC_ITERS; i++) {
@@ -505,7 +563,7 @@ int main(void)
 	/* Configurations of the open_close and fork/exec benchmarks. */
 	const int nr_oc = 2 * NR_ONOFF, nr_fk = 2 * NR_FORK * NR_ONOFF;
 	struct rlimit rl = { FORK_MAX + 64, FORK_MAX + 64 };
-	int j, k, r, s, n, x;
+	int j, k, r, s, n, x, nr_pp;
 	double v, e;
 
 	pmu_type = read_long(TEST_PMU_TYPE);
@@ -524,6 +582,9 @@ int main(void)
 		orig_mux = -1;
 		fail("cannot read the test PMU's settings", 0);
 	}
+	/* The hw_* ping-pong configurations are last: left out without one. */
+	find_hw_pmu();
+	nr_pp = hw_share[0] ? NR_PP : PP_HW_K1;
 	trigger_fd = open(TEST_PMU_TRIGGER_DEV, O_WRONLY);
 	if (trigger_fd < 0)
 		fail("open " TEST_PMU_TRIGGER_DEV, errno);
@@ -544,8 +605,8 @@ int main(void)
 			sample_add(&acc_ratio[k], v);
 			sample_add(&acc_error[k], e);
 		}
-		for (j = 0; j < NR_PP; j++) {
-			k = (r + j) % NR_PP;
+		for (j = 0; j < nr_pp; j++) {
+			k = (r + j) % nr_pp;
 			sample_add(&pp[k], pingpong_once(&pp_cfgs[k]));
 		}
 		for (j = 0; j < nr_oc; j++) {	/* dup, handover */
@@ -572,13 +633,16 @@ int main(void)
 		print_median(&acc_error[k], 3, "%",
 			     "share.accuracy.%s.error_pct", onoff[k]);
 	}
-	for (k = 0; k < NR_PP; k++)
-		if (k != PP_K1_AA)
+	for (k = 0; k < nr_pp; k++)
+		if (k != PP_K1_AA && k != PP_HW_K1_AA)
 			print_median(&pp[k], 2, "us", "share.pingpong.%s",
 				     pp_cfgs[k].name);
-	for (k = PP_K4_SHARED; k < NR_PP; k++)
+	for (k = PP_K4_SHARED; k <= PP_K4_MUX; k++)
 		print_ratio(&pp[k], &pp[PP_K1], &pp[PP_K1_AA], "share.pingpong.%s",
 			    pp_cfgs[k].name);
+	for (k = PP_HW_K8_SHARED; k < nr_pp; k++)
+		print_ratio(&pp[k], &pp[PP_HW_K1], &pp[PP_HW_K1_AA],
+			    "share.pingpong.%s", pp_cfgs[k].name);
 	for (x = 0; x < 2; x++) {
 		for (s = ON; s <= OFF; s++)
 			print_median(&oc[x][s], 2, "us", "share.%s.%s", ocname[x],
