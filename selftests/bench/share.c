@@ -369,8 +369,8 @@ static int pong(const struct pp_cfg *c, int in, int out)
 		return 1;
 	}
 	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd, c->hw)) {
-		fprintf(stderr, "share: child: perf_event_open (clock): %s\n",
-			strerror(errno));
+		fprintf(stderr, "share: child: perf_event_open (%s): %s\n",
+			c->hw ? "instructions" : "clock", strerror(errno));
 		return 1;
 	}
 	for (;;) {
