@@ -25,6 +25,11 @@
 #                  a nested KVM that hangs instead (Documentation/testing.rst)
 #   ST_TESTS       "collection:test ..." to run only some selftests
 #   ST_BENCH=1     run the benchmarks in selftests/benchmarks, not the tests
+#   ST_FACTS=1     measure the PMU (selftests/arm64-facts.sh), run nothing else
+#   ARM64_REPRO=1  arm64 with what makes multiplexed counts bit-identical
+#                  across boots (../shared/notes/arm64-pmu.md): -cpu
+#                  cortex-a57, dtb-randomness=off, icount sleep=off,
+#                  norandmaps
 #   ST_TIMEOUT     seconds per selftest program (the suites' settings files)
 #   SHARE_SEED, SHARE_MODEL_STEPS, SHARE_MODEL_MS  passed to the sharing
 #                  tests: replay a seed; the model checker's length and time
@@ -44,7 +49,10 @@ rm -rf "$out"
 mkdir -p "$out"
 if [ "$GUEST_ARCH" = arm64 ]; then
 	need_pkgs qemu-system-aarch64:qemu-system-arm python3:python3
-	if [ "${ICOUNT:-1}" = 1 ]; then
+	if [ "${ARM64_REPRO:-0}" = 1 ]; then
+		qemu=(qemu-system-aarch64 -M virt,dtb-randomness=off -cpu cortex-a57
+		      -accel tcg -icount shift=0,sleep=off -smp "${GUEST_SMP:-1}")
+	elif [ "${ICOUNT:-1}" = 1 ]; then
 		qemu=(qemu-system-aarch64 -M virt -cpu max -accel tcg -icount shift=0
 		      -smp "${GUEST_SMP:-1}")
 	else
@@ -71,7 +79,8 @@ fi
 [ -f "$INITRAMFS" ] || die boot "$INITRAMFS" "missing: run scripts/build.sh first"
 
 cmdline="console=$console panic=-1 oops=panic"
-for v in ST_TESTS ST_BENCH ST_TIMEOUT SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS; do
+[ "${ARM64_REPRO:-0}" = 1 ] && cmdline+=" norandmaps"
+for v in ST_TESTS ST_BENCH ST_FACTS ST_TIMEOUT SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done

@@ -3,7 +3,7 @@
 """Write the record of a run: Documentation/results/KIND.rst.
 
     record-results.py --date DATE --commit COMMIT [--partial WHAT]
-                      [--from-logs] test|debug|bench INPUT OUT
+                      [--from-logs] test|debug|bench|facts INPUT OUT
 
 test, debug (make test, make debug): INPUT is what scripts/test.sh printed
 on stdout (it keeps a copy, build/logs/test.out or debug.out). The record
@@ -14,6 +14,10 @@ checks, the skips and failures with their reasons, and the stage times.
 bench (make bench): INPUT is the directory of the bench-*.tap files
 (build/logs). The record holds the tables of scripts/bench-table.py --rst,
 with the verdicts.
+
+facts (make arm64-facts): INPUT is the directory of the boots' MODE.txt
+files, "NAME: VALUE" lines that selftests/arm64-facts.sh printed. The
+record holds one list per fact, the value of each boot.
 
 Every record starts with DATE (the run's start, UTC), COMMIT (git
 rev-parse --short HEAD, "(dirty)" if tracked files had changes) and the
@@ -40,7 +44,7 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMAND = {"test": "make test", "debug": "make debug", "bench": "make bench",
-           "bench-arm64": "make bench-arm64"}
+           "bench-arm64": "make bench-arm64", "facts": "make arm64-facts"}
 
 RESULT = re.compile(r"^(ok|not ok) (\d+|-) (.+?)(?: # (.*))?$")
 LANE = re.compile(r"^# (\S+): (\d+) passed, (\d+) failed, (\d+) skipped$")
@@ -93,6 +97,8 @@ def measured(a):
     """Whether INPUT holds a run: test.sh's stdout, or a bench boot's tap."""
     if a.kind.startswith("bench"):
         return bool(glob.glob(os.path.join(a.input, "bench-series-*.tap")))
+    if a.kind == "facts":
+        return bool(glob.glob(os.path.join(a.input, "*.txt")))
     return os.path.isfile(a.input)
 
 
@@ -235,6 +241,32 @@ def bench_record(a):
     return out
 
 
+def facts_record(a):
+    """A list per fact, in the order the first boot printed them."""
+    names, values, boots = [], {}, []
+    for path in sorted(glob.glob(os.path.join(a.input, "*.txt"))):
+        boot = os.path.basename(path)[:-4].split("-", 1)[-1]
+        boots.append(boot)
+        with open(path, errors="replace") as f:
+            for line in f:
+                name, sep, value = line.strip().partition(": ")
+                if not sep:
+                    continue
+                if name not in values:
+                    names.append(name)
+                    values[name] = {}
+                values[name][boot] = value
+    out = ["Boots: " + ", ".join("``%s``" % b for b in boots) +
+           " (scripts/arm64-facts.sh says how each boots).", ""]
+    for name in names:
+        out += ["``%s``" % name, ""]
+        for boot in boots:
+            out.append("- %s: %s" % (boot, text(values[name].get(
+                boot, "(not printed)")) or "(empty)"))
+        out.append("")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--date", help="the run's start, UTC")
@@ -257,10 +289,12 @@ def main():
     if not measured(a):
         out += ["Not measured yet: ``scripts/record-results.py --from-logs`` "
                 "found no saved output of a run in ``%s``." % a.input, ""]
-        if not a.kind.startswith("bench"):
+        if a.kind in ("test", "debug"):
             out += [".. begin-times", "", "Not measured yet.", ""]
     elif a.kind.startswith("bench"):
         out += bench_record(a)
+    elif a.kind == "facts":
+        out += facts_record(a)
     else:
         with open(a.input, errors="replace") as f:
             out += test_record(a, f.read().splitlines())

@@ -8,6 +8,8 @@
 #     runner (run_kselftest.sh, TAP),
 #   - with ST_BENCH=1, instead of the kselftests, the benchmarks listed in
 #     benchmarks,
+#   - with ST_FACTS=1, instead of both, what arm64-facts.sh measures of the
+#     PMU (make arm64-facts),
 #   - where kmemleak is on (the debug lane), what it found since boot.
 #
 # ST_TESTS (space-separated "collection:test" names) limits which
@@ -15,6 +17,14 @@
 
 H=/selftests-harness
 echo "@@@ BEGIN $(uname -r) cpus=$(grep -c ^processor /proc/cpuinfo)"
+
+if [ "${ST_FACTS:-0}" = 1 ]; then
+	echo "@@@ FACTS"
+	"$H/arm64-facts.sh"
+	echo "@@@ FACTS-END"
+	echo "@@@ END"
+	exit 0
+fi
 
 for r in /sys/kernel/debug/kunit/*/results; do
 	[ -e "$r" ] || continue

@@ -108,7 +108,10 @@ struct value {
 enum { PP_NONE, PP_K1, PP_K1_AA, PP_K4_SHARED, PP_K4_UNSHARED, PP_K4_MUX,
        PP_HW_K1, PP_HW_K1_AA, PP_HW_K8_SHARED, PP_HW_K8_MUX };
 
-/* nr_counters: the test PMU's; hw: events of the hardware PMU instead. */
+/*
+ * nr_counters: the test PMU's, for its events; hw: events of the hardware
+ * PMU instead, which leave the test PMU as it is.
+ */
 static const struct pp_cfg {
 	const char	*name;
 	int		nr_events;
@@ -122,10 +125,10 @@ static const struct pp_cfg {
 	[PP_K4_SHARED]	 = { "k4_shared",    NR,     1, 2 },
 	[PP_K4_UNSHARED] = { "k4_unshared",  NR,     0, 4 },
 	[PP_K4_MUX]	 = { "k4_mux",	      NR,     0, 2 },
-	[PP_HW_K1]	 = { "hw_k1",	      1,      0, 2, 1 },
-	[PP_HW_K1_AA]	 = { "hw_k1",	      1,      0, 2, 1 },
-	[PP_HW_K8_SHARED] = { "hw_k8_shared", HW_NR, 1, 2, 1 },
-	[PP_HW_K8_MUX]	 = { "hw_k8_mux",    HW_NR,  0, 2, 1 },
+	[PP_HW_K1]	 = { "hw_k1",	      1,      0, 0, 1 },
+	[PP_HW_K1_AA]	 = { "hw_k1",	      1,      0, 0, 1 },
+	[PP_HW_K8_SHARED] = { "hw_k8_shared", HW_NR, 1, 0, 1 },
+	[PP_HW_K8_MUX]	 = { "hw_k8_mux",    HW_NR,  0, 0, 1 },
 };
 
 #define NR_PP		ARRAY_SIZE(pp_cfgs)
@@ -407,7 +410,8 @@ static double pingpong_once(const struct pp_cfg *c)
 	char q = 'q';
 
 	set_knob(c->hw ? hw_share : TEST_PMU_SHARE, c->share);
-	set_knob(TEST_PMU_NR_COUNTERS, c->nr_counters);
+	if (!c->hw)
+		set_knob(TEST_PMU_NR_COUNTERS, c->nr_counters);
 	if (pipe(p2c) || pipe(c2p))
 		fail("pipe", errno);
 	fflush(stdout);
