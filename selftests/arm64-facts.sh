@@ -6,7 +6,7 @@
 # perf stat, and prints one "NAME: VALUE" line per fact. The host
 # (scripts/arm64-facts.sh) puts the boots side by side.
 
-PERF=/usr/bin/perf
+. "$(dirname "$0")/perf-stat.sh"
 RUNS=20
 
 say() {	# say NAME VALUE...
@@ -15,25 +15,10 @@ say() {	# say NAME VALUE...
 	echo "$n: $*"
 }
 
-# stat EVENTS...: perf stat -x, of the events over the workload (user-mode
-# work in a child, enabled on exec); "value,percent" per event.
-stat() {
-	ev=
-	for e in "$@"; do ev="$ev -e $e"; done
-	$PERF stat -x, $ev -- /bin/busybox seq 1 30000 2>/tmp/facts.out >/dev/null
-	grep -v '^#' /tmp/facts.out | awk -F, 'NF >= 5 { print $1 "," $5 }'
-}
-
-# repeat N EVENT: N copies of EVENT.
-repeat() {
-	i=0
-	while [ $i -lt "$1" ]; do echo "$2"; i=$((i + 1)); done
-}
-
 # mux N EVENT: with sharing off, N x EVENT; the range of the running
 # percentages, and their sum in units of one event running all the time.
 mux() {
-	stat $(repeat "$1" "$2") | awk -F, '
+	perf_stat $(repeat "$1" "$2") | awk -F, '
 		{ p = $2 + 0; s += p; if (n++ == 0 || p < lo) lo = p; if (p > hi) hi = p }
 		END { if (n) printf "%.2f-%.2f %% running, sum %.3f\n", lo, hi, s / 100
 		      else print "no output" }'
@@ -44,14 +29,14 @@ mux() {
 exact() {
 	i=0
 	while [ $i -lt $RUNS ]; do
-		stat "$1" | cut -d, -f1
+		perf_stat "$1" | cut -d, -f1
 		i=$((i + 1))
 	done | sort | uniq -c | awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }' >/tmp/facts.exact
 	if [ -s /tmp/facts.exact ]; then
 		cat /tmp/facts.exact
 		echo
 	else
-		echo "perf stat: $(grep -v '^$' /tmp/facts.out | head -n 2 | tr '\n' ' ')"
+		echo "perf stat: $(grep -v '^$' "$PERF_STAT_OUT" | head -n 2 | tr '\n' ' ')"
 	fi
 }
 

@@ -9,7 +9,7 @@
 # TAP (one line a case); skips without perf or such a PMU.
 
 N=12
-PERF=/usr/bin/perf
+. "$(dirname "$0")/perf-stat.sh"
 n=0
 
 tap() {	# tap ok|not-ok|skip NAME [REASON]
@@ -30,19 +30,13 @@ done
 # run EVENT SHARE: perf stat -x, of N x EVENT over the workload, with
 # share_counters SHARE; prints "value,percent" per event.
 run() {
-	ev= i=0
-	while [ $i -lt $N ]; do ev="$ev -e $1"; i=$((i + 1)); done
 	echo "$2" >"$pmu/share_counters" || return 1
-	# The workload: user-mode work in a forked child, enabled on exec.
-	$PERF stat -x, $ev -- /bin/busybox seq 1 30000 2>/tmp/perf-stat.out >/dev/null ||
-		return 1
-	# value,unit,event,run-time,percent,...
-	grep -v '^#' /tmp/perf-stat.out | awk -F, 'NF >= 5 { print $1 "," $5 }'
+	perf_stat $(repeat $N "$1")
 }
 
 # check NAME EVENT: sharing on, then off.
 check() {
-	out=$(run "$2" 1) || { tap not-ok "$1_on" "perf stat failed: $(head -c 300 /tmp/perf-stat.out)"; return; }
+	out=$(run "$2" 1) || { tap not-ok "$1_on" "perf stat failed: $(head -c 300 $PERF_STAT_OUT)"; return; }
 	lines=$(echo "$out" | grep -c .)
 	values=$(echo "$out" | cut -d, -f1 | sort -u | grep -c .)
 	full=$(echo "$out" | cut -d, -f2 | grep -c '^100\.00$')
