@@ -33,6 +33,8 @@
 #   ST_TIMEOUT     seconds per selftest program (the suites' settings files)
 #   SHARE_SEED, SHARE_MODEL_STEPS, SHARE_MODEL_MS  passed to the sharing
 #                  tests: replay a seed; the model checker's length and time
+#   PERF_STRESS_PERCENT  passed to the selftests: the length of their
+#                  race-hunting loops and random sequences, in percent (100)
 #   GUEST_SMP, GUEST_MEM  vCPUs (x86_64: 2, the minimum for the breakpoint
 #                  tests; arm64: 1), MiB
 #
@@ -80,7 +82,8 @@ fi
 
 cmdline="console=$console panic=-1 oops=panic"
 [ "${ARM64_REPRO:-0}" = 1 ] && cmdline+=" norandmaps"
-for v in ST_TESTS ST_BENCH ST_FACTS ST_TIMEOUT SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS; do
+for v in ST_TESTS ST_BENCH ST_FACTS ST_TIMEOUT SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS \
+	 PERF_STRESS_PERCENT; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done

@@ -24,6 +24,9 @@
 # modules are byte for byte those of the prefix before it (a patch that
 # only touches selftests or documentation) boots with only the test
 # programs that changed: the others passed on that same kernel already.
+# Prefix boots run the selftests' race-hunting loops and random sequences
+# at PREFIX_STRESS_PERCENT (20) of their length (PERF_STRESS_PERCENT,
+# perf_util.h); the tip's run, in scripts/test.sh, runs them in full.
 # A check that does not apply (W=1 on a patch without kernel C files, a
 # prefix that changes nothing the guest runs) is a comment, not a result.
 #
@@ -199,7 +202,8 @@ for k in $(seq 1 "$N"); do
 			continue
 		fi
 	fi
-	if ST_TESTS="${only[*]}" "$TOP/scripts/boot.sh" "prefix-$k" >"$LOGS/prefix-$k-boot.log" 2>&1; then
+	if ST_TESTS="${only[*]}" PERF_STRESS_PERCENT=${PREFIX_STRESS_PERCENT:-20} \
+	   "$TOP/scripts/boot.sh" "prefix-$k" >"$LOGS/prefix-$k-boot.log" 2>&1; then
 		tap_check pass "prefix $k" "$(tail -n 1 "$LOGS/prefix-$k-boot.log" | sed 's/^# //')"
 	else
 		grep -E '^not ok' "$LOGS/prefix-$k-boot.log" | sed 's/^/#   /'

@@ -34,6 +34,7 @@ SPLAT = re.compile(
     r"detected stall|Call [Tt]race:|Internal error: |Unable to handle kernel")
 
 RESULT = re.compile(r"^(not ok|ok)\s+\d+\s+(.*?)\s*(?:#\s*(.*))?$")
+SECONDS = re.compile(r"^# # seconds: (\S+) ([0-9.]+)$")
 
 
 def classify(ok, directive):
@@ -137,7 +138,7 @@ def main():
 
     tests = read(os.path.join(a.logdir, "tests.log"))
     console = read(os.path.join(a.logdir, "console.log"))
-    cases, bench, problems = [], [], []
+    cases, bench, problems, seconds = [], [], [], []
 
     i = 0
     while i < len(tests):
@@ -160,6 +161,8 @@ def main():
                         len(leaks), "\n".join("#   " + b for b in block[:40])))
             else:
                 found = parse_kselftest(block)
+                # selftests/timeout: how long each program ran.
+                seconds += [m.groups() for m in map(SECONDS.match, block) if m]
                 if not found:
                     problems.append("guest: the kselftest runner ran no test")
                 cases += found
@@ -218,6 +221,8 @@ def main():
                     print("#   " + console[k])
     for line in bench:
         print("# bench: " + line)
+    for prog, secs in sorted(seconds, key=lambda x: -float(x[1])):
+        print("# seconds: %s %s" % (prog, secs))
 
     with open(os.path.join(a.logdir, "summary"), "w") as f:
         f.write("%d %d %d\n" % (counts["pass"], counts["fail"],
