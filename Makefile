@@ -7,7 +7,7 @@
 # too (Documentation/testing.rst, "Last results").
 
 SHELL := /bin/bash
-.PHONY: all build test test-arm64 quick edit export bench bench-arm64 arm64-facts debug matrix clean
+.PHONY: all build test test-arm64 quick edit export bench bench-arm64 arm64-facts debug matrix mutate clean
 
 all: build
 
@@ -42,6 +42,11 @@ debug:
 	@env VARIANT=debug GUEST_MEM=2048 BOOT_TIMEOUT=2400 ST_TIMEOUT=1200 \
 		SHARE_MODEL_STEPS=$${SHARE_MODEL_STEPS:-1000000} SHARE_MODEL_MS=$${SHARE_MODEL_MS:-100000} \
 		scripts/test.sh
+
+# One-line mutations of sharing (selftests/mutations), one at a time, against
+# the sharing selftests; record: Documentation/results/mutate.rst.
+mutate:
+	@scripts/mutate.py
 
 # Every prefix built for x86_64 allnoconfig, i386 and arm64, W=1 and sparse.
 matrix:

@@ -52,11 +52,11 @@ KMAKE+=(CC="ccache ${CROSS}gcc")
 fragments=("$TOP/kernel-config" "$TOP/selftests/$GUEST_ARCH.config")
 [ -n "$VARIANT" ] && [ -f "$TOP/selftests/$VARIANT.config" ] &&
 	fragments+=("$TOP/selftests/$VARIANT.config")
-# The test kernels (make test, its prefixes, make quick) check locking;
-# the benchmarks' kernels (VARIANT base and bench) do not, so that they
-# measure what users run.
+# The test kernels (make test, its prefixes, make quick, make mutate)
+# check locking; the benchmarks' kernels (VARIANT base and bench) do not,
+# so that they measure what users run.
 case $VARIANT in
-""|edit)	fragments+=("$TOP/selftests/lockdep.config") ;;
+""|edit|mutate)	fragments+=("$TOP/selftests/lockdep.config") ;;
 esac
 
 # Show the first errors of a failed make, then die naming the log.

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make mutate: would the selftests notice a one-line change of sharing?
+
+    scripts/mutate.py [--check] [--only ID,...] [--list FILE]
+
+Each mutation of selftests/mutations is applied alone to a copy of the
+series' tip (build/mutate, a worktree of build/linux, which
+scripts/apply.sh makes from patches/ first), which is
+rebuilt incrementally (VARIANT=mutate, its own build directory) and booted
+with the sharing selftests (MUTATE_TESTS, or the mutation's own "tests:").
+Before the first mutation the unchanged tree runs the same tests, and must
+pass: otherwise nothing could be concluded. A mutation is
+
+  killed     a selftest failed: it fails on its own, under any runner
+  hang       the guest did not finish (the kselftest runner's timeout
+             would fail it)
+  console    only the project's console scan failed the run (a WARN, a
+             lockdep report): the standard runner would not notice
+  survived   everything passed; with "equivalent:" in its block, explained
+  stale      its "old" text is not in the file exactly once
+  build      it does not build
+
+--check only checks that every "old" text is found exactly once, without
+building anything. The record goes to Documentation/results/mutate.rst,
+with the run's date, the commit of this repository and the tip's sha.
+Not part of make test: a mutation takes a build and a boot (1-2 minutes
+here).
+"""
+
+import argparse
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD_DIR", os.path.join(TOP, "build"))
+SERIES_TREE = os.path.join(BUILD, "linux")
+TREE = os.path.join(BUILD, "mutate")
+RECORD = os.path.join(TOP, "Documentation", "results", "mutate.rst")
+DEFAULT_TESTS = ("perf_events:share perf_events:share_ctx "
+                 "perf_events:share_handover perf_events:share_model")
+
+
+def parse(path):
+    """The blocks of the mutation list, as dicts, in file order."""
+    muts, cur, field = [], None, None
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line.startswith("#") or (not line.strip() and field is None):
+                continue
+            m = re.match(r"^\[([a-z0-9-]+)\]$", line)
+            if m:
+                cur = {"id": m.group(1), "old": [], "new": [], "line": n}
+                muts.append(cur)
+                field = None
+                continue
+            if cur is None:
+                sys.exit("%s:%d: text before the first [id]" % (path, n))
+            if line in ("old:", "new:"):
+                field = line[:-1]
+                continue
+            if line.startswith("| ") or line == "|":
+                if field is None:
+                    sys.exit("%s:%d: '|' line outside old:/new:" % (path, n))
+                cur[field].append(line[2:])
+                continue
+            if not line.strip():
+                field = None
+                continue
+            m = re.match(r"^(file|promise|tests|equivalent): (.+)$", line)
+            if not m:
+                sys.exit("%s:%d: cannot parse: %s" % (path, n, line))
+            cur[m.group(1)] = m.group(2)
+            field = None
+    ids = set()
+    for mu in muts:
+        for k in ("file", "promise"):
+            if k not in mu:
+                sys.exit("%s:%d: [%s] has no %s:" % (path, mu["line"], mu["id"], k))
+        if not mu["old"]:
+            sys.exit("%s:%d: [%s] has no old text" % (path, mu["line"], mu["id"]))
+        if mu["id"] in ids:
+            sys.exit("%s:%d: [%s] twice" % (path, mu["line"], mu["id"]))
+        ids.add(mu["id"])
+        mu["old"] = "\n".join(mu["old"]) + "\n"
+        mu["new"] = "\n".join(mu["new"]) + "\n" if mu["new"] else ""
+    return muts
+
+
+def git(*args, cwd=TREE, check=True):
+    return subprocess.run(["git", "-C", cwd] + list(args), check=check,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def prepare_tree():
+    """build/mutate at the tip of the series as patches/ has it, clean."""
+    subprocess.run(["bash", "-c", "scripts/get-base.sh && scripts/apply.sh"],
+                   cwd=TOP, check=True, stdout=subprocess.DEVNULL)
+    tip = git("rev-parse", "HEAD", cwd=SERIES_TREE)
+    if not os.path.exists(os.path.join(TREE, ".git")):
+        git("worktree", "prune", cwd=SERIES_TREE)
+        git("worktree", "add", "--detach", TREE, tip, cwd=SERIES_TREE)
+    git("checkout", "-q", "--detach", tip)
+    git("reset", "-q", "--hard", tip)
+    return tip
+
+
+def apply(mu, root):
+    path = os.path.join(root, mu["file"])
+    with open(path) as f:
+        text = f.read()
+    if text.count(mu["old"]) != 1:
+        return None, text
+    return text.replace(mu["old"], mu["new"]), text
+
+
+def run_guest(label, tests):
+    """Build build/mutate and boot it: (verdict, failing lines)."""
+    env = dict(os.environ, SRC_DIR=TREE, VARIANT="mutate", ST_TESTS=tests)
+    b = subprocess.run([os.path.join(TOP, "scripts", "build.sh")], cwd=TOP,
+                       env=env, capture_output=True, text=True)
+    if b.returncode:
+        return "build", b.stderr.strip().splitlines()[-3:]
+    r = subprocess.run([os.path.join(TOP, "scripts", "boot.sh"), label],
+                       cwd=TOP, env=env, capture_output=True, text=True)
+    fails = [l for l in r.stdout.splitlines() if l.startswith("not ok")]
+    tests_failed = [l for l in fails if not re.search(r" (guest|kernel): ", l)]
+    if tests_failed:
+        return "killed", tests_failed
+    if any(" guest: " in l for l in fails):
+        return "hang", fails
+    if fails:
+        return "console", fails
+    return "survived", []
+
+
+def short(lines, n=2):
+    out = []
+    for l in lines[:n]:
+        l = re.sub(r"^not ok \d+ ", "", l)
+        out.append(l if len(l) <= 70 else l[:67] + "...")
+    return "; ".join(out)
+
+
+def write_record(results, tip, tests, started, partial):
+    repo = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", TOP, "status", "--porcelain", "-uno"],
+                           capture_output=True, text=True).stdout.strip()
+    counts = {}
+    for _, v, _ in results:
+        counts[v] = counts.get(v, 0) + 1
+    w = max([len(mu["id"]) for mu, _, _ in results] + [8]) + 4
+    lines = [
+        ".. SPDX-License-Identifier: GPL-2.0",
+        "",
+        "=======================",
+        "make mutate: last run",
+        "=======================",
+        "",
+        "Written by scripts/mutate.py; do not edit. Run of %s UTC, commit %s%s,"
+        % (started, repo, " (dirty)" if dirty else ""),
+        "series tip %s; tests: ``%s``%s." % (tip[:12], tests,
+                                            ", only " + partial if partial else ""),
+        "",
+        ", ".join("%d %s" % (counts[k], k) for k in sorted(counts)) + ".",
+        "",
+        "=" * w + " ========= " + "=" * 50,
+        "mutation".ljust(w) + " verdict   " + "what failed, or why it cannot",
+        "=" * w + " ========= " + "=" * 50,
+    ]
+    for mu, v, why in results:
+        if v == "survived" and mu.get("equivalent"):
+            v, why = "equivalent", mu["equivalent"]
+        elif v == "survived":
+            why = mu["promise"]
+        elif isinstance(why, list):
+            why = short(why)
+        lines.append(("``%s``" % mu["id"]).ljust(w) + " " + v.ljust(9) + " " + why)
+    lines.append("=" * w + " ========= " + "=" * 50)
+    lines.append("")
+    with open(RECORD, "w") as f:
+        f.write("\n".join(lines))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--list", default=os.path.join(TOP, "selftests", "mutations"))
+    ap.add_argument("--only", help="comma-separated ids")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--tree", help="--check against this tree (default build/linux)")
+    args = ap.parse_args()
+
+    muts = parse(args.list)
+    if args.only:
+        want = args.only.split(",")
+        unknown = set(want) - {m["id"] for m in muts}
+        if unknown:
+            sys.exit("unknown mutation(s): " + ", ".join(sorted(unknown)))
+        muts = [m for m in muts if m["id"] in want]
+
+    if args.check:
+        root = args.tree or SERIES_TREE
+        bad = 0
+        for mu in muts:
+            new, _ = apply(mu, root)
+            if new is None:
+                print("stale: [%s] not found exactly once in %s" % (mu["id"], mu["file"]))
+                bad += 1
+        print("%d mutations, %d stale" % (len(muts), bad))
+        return 1 if bad else 0
+
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    tip = prepare_tree()
+    tests = os.environ.get("MUTATE_TESTS", DEFAULT_TESTS)
+    print("# mutate: tip %s, %d mutations, tests %s" % (tip[:12], len(muts), tests),
+          flush=True)
+
+    v, why = run_guest("mutate-base", tests)
+    if v != "survived":
+        print("# the unchanged tip does not pass: %s %s" % (v, short(why, 5)))
+        return 1
+
+    results = []
+    for mu in muts:
+        new, old_text = apply(mu, TREE)
+        if new is None:
+            results.append((mu, "stale", "old text not found exactly once"))
+        else:
+            path = os.path.join(TREE, mu["file"])
+            with open(path, "w") as f:
+                f.write(new)
+            try:
+                v, why = run_guest("mutate", mu.get("tests", tests))
+            finally:
+                with open(path, "w") as f:
+                    f.write(old_text)
+            results.append((mu, v, why))
+        print("%s %s %s" % (results[-1][1], mu["id"],
+                            short(results[-1][2]) if isinstance(results[-1][2], list)
+                            else results[-1][2]), flush=True)
+
+    # Leave the build directory matching the tree again.
+    subprocess.run([os.path.join(TOP, "scripts", "build.sh")], cwd=TOP,
+                   env=dict(os.environ, SRC_DIR=TREE, VARIANT="mutate"),
+                   capture_output=True)
+    write_record(results, tip, tests, started, args.only)
+    survivors = [mu["id"] for mu, v, _ in results
+                 if v in ("survived", "console", "stale", "build") and
+                 not (v == "survived" and mu.get("equivalent"))]
+    print("%d mutations: %d killed, %d not: %s" %
+          (len(results), len(results) - len(survivors), len(survivors),
+           " ".join(survivors) or "-"))
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
