@@ -13,10 +13,13 @@ Before the first mutation the unchanged tree runs the same tests, and must
 pass: otherwise nothing could be concluded. A mutation is
 
   killed     a selftest failed: it fails on its own, under any runner
-  hang       the guest did not finish (the kselftest runner's timeout
-             would fail it)
-  console    only the project's console scan failed the run (a WARN, a
-             lockdep report): the standard runner would not notice
+  hang       the guest did not finish: a panic, or a hang that the
+             kselftest runner's timeout would fail
+  console    only the project's own checks failed the run (a WARN or
+             lockdep report on the console, kmemleak, a skip that
+             selftests/skips does not pin): the standard runner would not
+             notice
+  error      the guest run was not judged (boot.sh failed early)
   survived   everything passed; with "equivalent:" in its block, explained
   stale      its "old" text is not in the file exactly once
   build      it does not build
@@ -127,11 +130,18 @@ def run_guest(label, tests):
         return "build", b.stderr.strip().splitlines()[-3:]
     r = subprocess.run([os.path.join(TOP, "scripts", "boot.sh"), label],
                        cwd=TOP, env=env, capture_output=True, text=True)
-    fails = [l for l in r.stdout.splitlines() if l.startswith("not ok")]
-    tests_failed = [l for l in fails if not re.search(r" (guest|kernel): ", l)]
+    out = r.stdout.splitlines()
+    # No summary line: results.py never judged the run.
+    if not any(re.match(r"^# %s: \d+ passed" % label, l) for l in out):
+        return "error", (r.stderr.strip().splitlines() or ["no verdict"])[-3:]
+    fails = [l for l in out if l.startswith("not ok")]
+    # The project's own checks: the guest did not finish, the console had
+    # a report, kmemleak found a leak, a skip that is not pinned.
+    own = re.compile(r"^not ok \d+ (guest|kernel|kmemleak): |# unpinned skip")
+    tests_failed = [l for l in fails if not own.search(l)]
     if tests_failed:
         return "killed", tests_failed
-    if any(" guest: " in l for l in fails):
+    if any(re.match(r"^not ok \d+ guest: ", l) for l in fails):
         return "hang", fails
     if fails:
         return "console", fails
@@ -240,6 +250,11 @@ def main():
                 with open(path, "w") as f:
                     f.write(old_text)
             results.append((mu, v, why))
+        # A record after every mutation: an interrupted run leaves one.
+        done = len(results) < len(muts)
+        write_record(results, tip, tests, started,
+                     args.only or ("%d of %d mutations" % (len(results), len(muts))
+                                   if done else None))
         print("%s %s %s" % (results[-1][1], mu["id"],
                             short(results[-1][2]) if isinstance(results[-1][2], list)
                             else results[-1][2]), flush=True)
@@ -250,7 +265,7 @@ def main():
                    capture_output=True)
     write_record(results, tip, tests, started, args.only)
     survivors = [mu["id"] for mu, v, _ in results
-                 if v in ("survived", "console", "stale", "build") and
+                 if v in ("survived", "console", "stale", "build", "error") and
                  not (v == "survived" and mu.get("equivalent"))]
     print("%d mutations: %d killed, %d not: %s" %
           (len(results), len(results) - len(survivors), len(survivors),
