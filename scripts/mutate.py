@@ -8,7 +8,8 @@ Each mutation of selftests/mutations is applied alone to a copy of the
 series' tip (build/mutate, a worktree of build/linux, which
 scripts/apply.sh makes from patches/ first), which is
 rebuilt incrementally (VARIANT=mutate, its own build directory) and booted
-with the sharing selftests (MUTATE_TESTS, or the mutation's own "tests:").
+with the sharing selftests (MUTATE_TESTS, or the mutation's own "tests:";
+the model checker runs SHARE_MODEL_MS=3000 unless set).
 Before the first mutation the unchanged tree runs the same tests, and must
 pass: otherwise nothing could be concluded. A mutation is
 
@@ -124,6 +125,9 @@ def apply(mu, root):
 def run_guest(label, tests):
     """Build build/mutate and boot it: (verdict, failing lines)."""
     env = dict(os.environ, SRC_DIR=TREE, VARIANT="mutate", ST_TESTS=tests)
+    # The model checker for 3 s per mode, not 20: a mutation it alone
+    # would notice in 20 s is rare, and 35 mutations must fit an hour.
+    env.setdefault("SHARE_MODEL_MS", "3000")
     b = subprocess.run([os.path.join(TOP, "scripts", "build.sh")], cwd=TOP,
                        env=env, capture_output=True, text=True)
     if b.returncode:
