@@ -160,15 +160,48 @@ def short(lines, n=2):
     return "; ".join(out)
 
 
-def write_record(results, tip, tests, started, partial):
+def previous_rows():
+    """id -> (verdict, tip, why) from the record on disk, if any."""
+    rows = {}
+    try:
+        text = open(RECORD).read()
+    except OSError:
+        return rows
+    m = re.search(r"series tip ([0-9a-f]{12})", text)
+    run_tip = m.group(1) if m else "?"
+    for line in text.splitlines():
+        m = re.match(r"^``([^`]+)``\s+(\S+)\s+(?:([0-9a-f]{12}) )?\s*(.*)$", line)
+        if m:
+            rows[m.group(1)] = (m.group(2), m.group(3) or run_tip, m.group(4))
+    return rows
+
+
+def write_record(results, tip, tests, started, partial, all_muts):
+    """The record: every mutation of the list, each with the tip it last
+    ran at; an --only run keeps the other rows of the previous record."""
     repo = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run(["git", "-C", TOP, "status", "--porcelain", "-uno"],
                            capture_output=True, text=True).stdout.strip()
+    rows = previous_rows() if partial else {}
+    for mu, v, why in results:
+        if v == "survived" and mu.get("equivalent"):
+            v, why = "equivalent", mu["equivalent"]
+        elif v == "survived":
+            why = mu["promise"]
+        elif isinstance(why, list):
+            why = short(why)
+        rows[mu["id"]] = (v, tip[:12], why)
+    table = []
+    for mu in all_muts:
+        v, t, why = rows.get(mu["id"], ("not run", "-" * 12, mu["promise"]))
+        if v == "survived" and mu.get("equivalent"):
+            v, why = "equivalent", mu["equivalent"]
+        table.append((mu["id"], v, t, why))
     counts = {}
-    for _, v, _ in results:
+    for _, v, _, _ in table:
         counts[v] = counts.get(v, 0) + 1
-    w = max([len(mu["id"]) for mu, _, _ in results] + [8]) + 4
+    w = max([len(i) for i, _, _, _ in table] + [8]) + 4
     lines = [
         ".. SPDX-License-Identifier: GPL-2.0",
         "",
@@ -180,22 +213,17 @@ def write_record(results, tip, tests, started, partial):
         % (started, repo, " (dirty)" if dirty else ""),
         "series tip %s; tests: ``%s``%s." % (tip[:12], tests,
                                             ", only " + partial if partial else ""),
+        "Rows with another tip are from an earlier run, kept by a partial one.",
         "",
         ", ".join("%d %s" % (counts[k], k) for k in sorted(counts)) + ".",
         "",
-        "=" * w + " ========= " + "=" * 50,
-        "mutation".ljust(w) + " verdict   " + "what failed, or why it cannot",
-        "=" * w + " ========= " + "=" * 50,
+        "=" * w + " ========== ============ " + "=" * 50,
+        "mutation".ljust(w) + " verdict    tip          " + "what failed, or why it cannot",
+        "=" * w + " ========== ============ " + "=" * 50,
     ]
-    for mu, v, why in results:
-        if v == "survived" and mu.get("equivalent"):
-            v, why = "equivalent", mu["equivalent"]
-        elif v == "survived":
-            why = mu["promise"]
-        elif isinstance(why, list):
-            why = short(why)
-        lines.append(("``%s``" % mu["id"]).ljust(w) + " " + v.ljust(9) + " " + why)
-    lines.append("=" * w + " ========= " + "=" * 50)
+    for i, v, t, why in table:
+        lines.append(("``%s``" % i).ljust(w) + " " + v.ljust(10) + " " + t.ljust(12) + " " + why)
+    lines.append("=" * w + " ========== ============ " + "=" * 50)
     lines.append("")
     with open(RECORD, "w") as f:
         f.write("\n".join(lines))
@@ -209,7 +237,7 @@ def main():
     ap.add_argument("--tree", help="--check against this tree (default build/linux)")
     args = ap.parse_args()
 
-    muts = parse(args.list)
+    muts = all_muts = parse(args.list)
     if args.only:
         want = args.only.split(",")
         unknown = set(want) - {m["id"] for m in muts}
@@ -258,7 +286,7 @@ def main():
         done = len(results) < len(muts)
         write_record(results, tip, tests, started,
                      args.only or ("%d of %d mutations" % (len(results), len(muts))
-                                   if done else None))
+                                   if done else None), all_muts)
         print("%s %s %s" % (results[-1][1], mu["id"],
                             short(results[-1][2]) if isinstance(results[-1][2], list)
                             else results[-1][2]), flush=True)
@@ -267,7 +295,7 @@ def main():
     subprocess.run([os.path.join(TOP, "scripts", "build.sh")], cwd=TOP,
                    env=dict(os.environ, SRC_DIR=TREE, VARIANT="mutate"),
                    capture_output=True)
-    write_record(results, tip, tests, started, args.only)
+    write_record(results, tip, tests, started, args.only, all_muts)
     survivors = [mu["id"] for mu, v, _ in results
                  if v in ("survived", "console", "stale", "build", "error") and
                  not (v == "survived" and mu.get("equivalent"))]
