@@ -17,8 +17,8 @@ build:
 test:
 	@scripts/test.sh
 
-# The arm64 lane alone: the tip cross-built for arm64 and booted on QEMU's
-# virt machine, whose PMUv3 the kernel's own driver runs.
+# The whole suite on arm64: the tip cross-built for arm64 and booted on
+# QEMU's virt machine, whose PMUv3 the kernel's own driver runs.
 test-arm64:
 	@GUEST_ARCH=arm64 scripts/test.sh
 

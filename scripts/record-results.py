@@ -43,7 +43,8 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-COMMAND = {"test": "make test", "debug": "make debug", "bench": "make bench",
+COMMAND = {"test": "make test", "test-arm64": "make test-arm64",
+           "debug": "make debug", "bench": "make bench",
            "bench-arm64": "make bench-arm64", "facts": "make arm64-facts"}
 
 RESULT = re.compile(r"^(ok|not ok) (\d+|-) (.+?)(?: # (.*))?$")
@@ -289,7 +290,7 @@ def main():
     if not measured(a):
         out += ["Not measured yet: ``scripts/record-results.py --from-logs`` "
                 "found no saved output of a run in ``%s``." % a.input, ""]
-        if a.kind in ("test", "debug"):
+        if a.kind in ("test", "test-arm64", "debug"):
             out += [".. begin-times", "", "Not measured yet.", ""]
     elif a.kind.startswith("bench"):
         out += bench_record(a)
