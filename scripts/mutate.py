@@ -108,7 +108,8 @@ def prepare_tree():
     if not os.path.exists(os.path.join(TREE, ".git")):
         git("worktree", "prune", cwd=SERIES_TREE)
         git("worktree", "add", "--detach", TREE, tip, cwd=SERIES_TREE)
-    git("checkout", "-q", "--detach", tip)
+    # -f: a run killed while a mutation was applied left it dirty.
+    git("checkout", "-q", "-f", "--detach", tip)
     git("reset", "-q", "--hard", tip)
     return tip
 
