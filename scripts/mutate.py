@@ -129,6 +129,9 @@ def run_guest(label, tests):
     # The model checker for 3 s per mode, not 20: a mutation it alone
     # would notice in 20 s is rare, and 35 mutations must fit an hour.
     env.setdefault("SHARE_MODEL_MS", "3000")
+    # The guest runs these tests in about 2 minutes: a hang is a hang
+    # after 5, not after boot.sh's 10.
+    env.setdefault("BOOT_TIMEOUT", "300")
     b = subprocess.run([os.path.join(TOP, "scripts", "build.sh")], cwd=TOP,
                        env=env, capture_output=True, text=True)
     if b.returncode:
