@@ -37,7 +37,7 @@ clean:
 	rm -rf build
 
 # The debug lane: the same guest run on a KASAN + lockdep + kmemleak kernel,
-# with the model checker run 100 s per test PMU mode instead of 20 s.
+# with the model checker run 100 s per variant instead of 12 s.
 debug:
 	@env VARIANT=debug GUEST_MEM=2048 BOOT_TIMEOUT=2400 ST_TIMEOUT=1200 \
 		SHARE_MODEL_STEPS=$${SHARE_MODEL_STEPS:-1000000} SHARE_MODEL_MS=$${SHARE_MODEL_MS:-100000} \

@@ -206,16 +206,19 @@ build_initramfs() {
 	cp -r "$TOP/selftests/." "$root/selftests-harness"
 	mv "$root/selftests-harness/init" "$root/init"
 	cp -r "$STOBJ/install" "$root/kselftest"
-	# The benchmarks (selftests/bench/*.c), for ST_BENCH=1.
-	mkdir -p "$root/selftests-harness/bench"
-	for f in "$TOP"/selftests/bench/*.c; do
-		[ -e "$f" ] || continue
-		"${CROSS}gcc" -static -O2 -Wall -isystem "$OBJ/usr/include" -o \
-			"$root/selftests-harness/bench/$(basename "$f" .c)" "$f" -lpthread \
-			>>"$LOGS/build-selftests.log" 2>&1 ||
-			die build "$f" "benchmark build failed, see $LOGS/build-selftests.log"
+	# The benchmarks (selftests/bench/*.c), for ST_BENCH=1, and the tools
+	# the guest scripts run (selftests/tools/*.c).
+	for d in bench tools; do
+		mkdir -p "$root/selftests-harness/$d"
+		for f in "$TOP/selftests/$d"/*.c; do
+			[ -e "$f" ] || continue
+			"${CROSS}gcc" -static -O2 -Wall -isystem "$OBJ/usr/include" -o \
+				"$root/selftests-harness/$d/$(basename "$f" .c)" "$f" -lpthread \
+				>>"$LOGS/build-selftests.log" 2>&1 ||
+				die build "$f" "build failed, see $LOGS/build-selftests.log"
+		done
+		rm -f "$root/selftests-harness/$d"/*.c
 	done
-	rm -f "$root"/selftests-harness/bench/*.c
 	[ -d "$OUT/modroot/lib" ] && cp -r "$OUT/modroot/lib" "$root/lib"
 	if [ "$GUEST_ARCH" = arm64 ]; then
 		cp "$OUT/perf/perf" "$root/usr/bin/perf"

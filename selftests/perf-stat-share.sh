@@ -2,11 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf stat as a user of counter sharing, on the first PMU other than the
-# test PMU that has share_counters (the arm64 lane's PMUv3): the same
-# hardware event, more times than the PMU has counters, counting one
-# workload. With sharing on, no event is multiplexed (100.00 % running)
-# and all counts are equal; with sharing off they are multiplexed. Prints
-# TAP (one line a case); skips without perf or such a PMU.
+# test PMU that has share_counters (the arm64 lane's PMUv3):
+#  - the same hardware event, more times than the PMU has counters,
+#    counting one workload. With sharing on, no event is multiplexed
+#    (100.00 % running) and all counts are equal; with sharing off they
+#    are multiplexed.
+#  - beside_raw_tool: perf stat with exclude_guest set (the :H modifier;
+#    perf set it on every event by default until it did so only for perf
+#    kvm, exclude_GH_default) counting tools/raw_peer, which counts itself
+#    as programs that call perf_event_open() do (raw numbers, exclude_guest
+#    0). Six ways of
+#    naming instructions and cycles in perf stat and four in raw_peer, ten
+#    kinds that need a counter each unless the driver's key tells that
+#    they count the same, while raw_peer -hold leaves one general counter
+#    and the cycle counter: with sharing on every count is its kind's
+#    count alone, at 100.00 %; with sharing off they multiplex.
+# Prints TAP (one line a case); skips without perf or such a PMU.
 
 N=12
 . "$(dirname "$0")/perf-stat.sh"
@@ -56,6 +67,82 @@ check() {
 	fi
 }
 
+PEER=$(dirname "$0")/tools/raw_peer
+PEER_ARGS="16 8 11 10008 10011"	# 16 events: raw 0x08 and 0x11, plain and masked
+PEER_OUT=/tmp/raw-peer.out
+
+# peer_run SHARE EVENTS: share_counters SHARE, then perf stat -x, -e EVENTS
+# (a comma-separated list) over raw_peer; perf's "value,percent" lines on
+# stdout, raw_peer's in $PEER_OUT.
+peer_run() {
+	echo "$1" >"$pmu/share_counters" || return 1
+	$PERF stat -x, -e "$2" -- "$PEER" $PEER_ARGS \
+		2>"$PERF_STAT_OUT" >"$PEER_OUT" || return 1
+	grep -v '^#' "$PERF_STAT_OUT" | awk -F, 'NF >= 5 { print $1 "," $5 }'
+}
+
+# exact LINES INS CYC: every "value,percent" line at 100.00, the odd ones
+# (first, third, ...) counting INS and the even ones CYC; else prints the
+# first line that is not.
+exact() {
+	echo "$1" | awk -F, -v a="$2" -v b="$3" '
+		{ want = NR % 2 ? a : b }
+		$2 != "100.00" || $1 != want { print NR ": " $0 " (want " want ",100.00)"; bad = 1; exit }
+		END { exit bad }'
+}
+
+beside_raw_tool() {
+	p=${pmu##*/}
+	ref=$(peer_run 1 instructions:uH,cycles:uH) ||
+		{ tap not-ok beside_raw_tool "perf stat failed: $(head -c 300 $PERF_STAT_OUT)"; return; }
+	ins=$(echo "$ref" | sed -n 1p | cut -d, -f1)
+	cyc=$(echo "$ref" | sed -n 2p | cut -d, -f1)
+	r8=$(sed -n 1p "$PEER_OUT" | cut -d, -f1)
+	r11=$(sed -n 2p "$PEER_OUT" | cut -d, -f1)
+	kinds="instructions:uH,cycles:uH,r08:uH,r11:uH,$p/inst_retired/uH,$p/cpu_cycles/uH"
+	if ! bad=$(exact "$ref" "$ins" "$cyc") || ! bad=$(exact "$(cat $PEER_OUT)" "$r8" "$r11") ||
+	   [ "$(echo "$ref" | grep -c .)" != 2 ] || [ "$(grep -c . $PEER_OUT)" != 16 ]; then
+		tap not-ok beside_raw_tool "reference run not exact: $bad"
+		return
+	fi
+	# Pinned CPU-wide events on all general counters but one, meanwhile.
+	rm -f /tmp/hold.fifo
+	mkfifo /tmp/hold.fifo
+	"$PEER" -hold >/tmp/hold.fifo &
+	hold=$!
+	read -r held </tmp/hold.fifo
+	case $held in
+	held*)	;;
+	*)	kill $hold; tap not-ok beside_raw_tool "raw_peer -hold failed"; return ;;
+	esac
+	out=$(peer_run 1 "$kinds,$kinds")
+	st=$?
+	peer=$(cat $PEER_OUT)
+	off=$(peer_run 0 "$kinds,$kinds")
+	st_off=$?
+	peer_off=$(cat $PEER_OUT)
+	kill $hold
+	wait $hold 2>/dev/null
+	[ $st = 0 ] ||
+		{ tap not-ok beside_raw_tool_on "perf stat failed: $(head -c 300 $PERF_STAT_OUT)"; return; }
+	if [ "$(echo "$out" | grep -c .)" != 12 ]; then
+		tap not-ok beside_raw_tool_on "want 12 perf stat counts: $(echo $out)"
+	elif ! bad=$(exact "$out" "$ins" "$cyc"); then
+		tap not-ok beside_raw_tool_on "perf stat $bad; perf stat: $(echo $out); raw_peer: $(echo $peer)"
+	elif ! bad=$(exact "$peer" "$r8" "$r11"); then
+		tap not-ok beside_raw_tool_on "raw_peer $bad; perf stat: $(echo $out); raw_peer: $(echo $peer)"
+	else
+		tap ok beside_raw_tool_on
+	fi
+	[ $st_off = 0 ] || { tap not-ok beside_raw_tool_off "perf stat failed"; return; }
+	scaled=$( (echo "$off"; echo "$peer_off") | cut -d, -f2 | grep -vc '^100\.00$')
+	if [ "$scaled" -gt 0 ]; then
+		tap ok beside_raw_tool_off
+	else
+		tap not-ok beside_raw_tool_off "no event multiplexed: $(echo $off)"
+	fi
+}
+
 if [ ! -x $PERF ]; then
 	tap skip sharing "no perf in the guest"
 elif [ -z "$pmu" ]; then
@@ -64,5 +151,13 @@ else
 	saved=$(cat "$pmu/share_counters")
 	check instructions instructions:u
 	check cycles cycles:u
+	if [ ! -x "$PEER" ]; then
+		tap skip beside_raw_tool "no $PEER"
+	elif [ -e /dev/kvm ]; then
+		# exclude_guest counts apart where KVM can run guests.
+		tap skip beside_raw_tool "a KVM host: perf's exclude_guest=1 is its own kind"
+	else
+		beside_raw_tool
+	fi
 	echo "$saved" >"$pmu/share_counters"
 fi
