@@ -17,6 +17,10 @@
 #    they count the same, while raw_peer -hold leaves one general counter
 #    and the cycle counter: with sharing on every count is its kind's
 #    count alone, at 100.00 %; with sharing off they multiplex.
+#  - groups: N x {instructions:u,cycles:u}, a metric group as several
+#    tools would open it, twice as many events as the PMU has counters.
+#    With sharing on every count equals that of the group alone, at
+#    100.00 %; with sharing off the groups multiplex.
 # Prints TAP (one line a case); skips without perf or such a PMU.
 
 N=12
@@ -143,6 +147,34 @@ beside_raw_tool() {
 	fi
 }
 
+# groups: see the top of the file.
+groups() {
+	ref=$(echo 1 >"$pmu/share_counters" && perf_stat '{instructions:u,cycles:u}') ||
+		{ tap not-ok groups "perf stat failed: $(head -c 300 $PERF_STAT_OUT)"; return; }
+	ins=$(echo "$ref" | sed -n 1p | cut -d, -f1)
+	cyc=$(echo "$ref" | sed -n 2p | cut -d, -f1)
+	if ! bad=$(exact "$ref" "$ins" "$cyc") || [ "$(echo "$ref" | grep -c .)" != 2 ]; then
+		tap not-ok groups "reference run not exact: $bad"
+		return
+	fi
+	out=$(run '{instructions:u,cycles:u}' 1) ||
+		{ tap not-ok groups_on "perf stat failed: $(head -c 300 $PERF_STAT_OUT)"; return; }
+	if [ "$(echo "$out" | grep -c .)" != $((2 * N)) ]; then
+		tap not-ok groups_on "want $((2 * N)) counts: $(echo $out)"
+	elif ! bad=$(exact "$out" "$ins" "$cyc"); then
+		tap not-ok groups_on "$bad; alone: $ins, $cyc; got: $(echo $out)"
+	else
+		tap ok groups_on
+	fi
+	out=$(run '{instructions:u,cycles:u}' 0) || { tap not-ok groups_off "perf stat failed"; return; }
+	scaled=$(echo "$out" | cut -d, -f2 | grep -vc '^100\.00$')
+	if [ "$scaled" -gt 0 ]; then
+		tap ok groups_off
+	else
+		tap not-ok groups_off "no group multiplexed: $(echo $out)"
+	fi
+}
+
 if [ ! -x $PERF ]; then
 	tap skip sharing "no perf in the guest"
 elif [ -z "$pmu" ]; then
@@ -151,6 +183,7 @@ else
 	saved=$(cat "$pmu/share_counters")
 	check instructions instructions:u
 	check cycles cycles:u
+	groups
 	if [ ! -x "$PEER" ]; then
 		tap skip beside_raw_tool "no $PEER"
 	elif [ -e /dev/kvm ]; then
