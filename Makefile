@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make          get the base, apply the series, build kernel + selftests
-# make test     the above, then boot, run the selftests, check every patch
+# make test     the above, then boot, run the selftests on the tip, x86
+#               and arm64, and check the patches (checkpatch, round trip)
 #               (its record: Documentation/results/test.rst)
+# make prefixes build and test every prefix of the series
 # See README for the rest; make debug and make bench write their records
-# too (Documentation/testing.rst, "Last results").
+# too (Documentation/testing.rst, "Records").
 
 SHELL := /bin/bash
-.PHONY: all build test test-arm64 quick edit export bench bench-arm64 arm64-facts debug matrix mutate clean
+.PHONY: all build test test-arm64 prefixes quick edit export bench bench-arm64 arm64-facts debug matrix mutate clean
 
 all: build
 
@@ -16,6 +18,11 @@ build:
 
 test:
 	@scripts/test.sh
+
+# Every prefix of the series: built, W=1 and sparse on what it touches, and
+# its selftests in the guest (record: Documentation/results/prefixes.rst).
+prefixes:
+	@PREFIXES=1 scripts/test.sh
 
 # The whole suite on arm64: the tip cross-built for arm64 and booted on
 # QEMU's virt machine, whose PMUv3 the kernel's own driver runs.

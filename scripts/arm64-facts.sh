@@ -13,8 +13,7 @@
 #
 # Each boot runs selftests/arm64-facts.sh (ST_FACTS=1) and nothing else.
 # The record goes to Documentation/results/arm64-facts.rst
-# (scripts/record-results.py); Documentation/testing.rst says what it
-# confirms and corrects.
+# (scripts/record-results.py), with the values each boot measured.
 #
 # Dependencies: those of scripts/build.sh and scripts/boot.sh.
 

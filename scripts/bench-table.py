@@ -60,8 +60,9 @@ TARGETS = {
 }
 # Target for series/base of the workloads without counters or sharing,
 # which the series must not slow down: the configurations named "none",
-# and "0" (no counter) in inherit and breakpoint.
-NONE = re.compile(r"\.(none|0)$")
+# and "0" (no counter) in inherit and breakpoint; and every value of
+# hotpath, which runs before anything turns counter sharing on.
+NONE = re.compile(r"\.(none|0)$|^hotpath\.")
 NONE_TARGET = 1.01
 
 LINE = re.compile(r"^# bench: bench: (\S+) (\S+)(?: (\S+))?(.*)$")

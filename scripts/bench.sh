@@ -20,7 +20,10 @@
 # GUEST_ARCH=arm64 (make bench-arm64) boots the arm64 guest instead, with
 # its instruction counting (-icount: while the vCPU is busy, guest time
 # advances by the instructions it runs, so busy work takes the same time
-# in every boot); its taps go to $BUILD/logs/bench-arm64/.
+# in every boot); its taps go to $BUILD/logs/bench-arm64/. With
+# ARM64_REPRO=1 as well, the boots are those of scripts/boot.sh's
+# ARM64_REPRO (the same -cpu, no randomness): taps in bench-arm64-repro/,
+# record bench-arm64-repro.rst.
 #
 # Last, it writes the run's record, Documentation/results/bench.rst
 # (bench-arm64.rst for arm64; scripts/record-results.py: when, what,
@@ -45,9 +48,12 @@ rec_date=$(date -u '+%F %H:%M UTC')
 rec_commit=$(head_commit)
 bt=$BUILD/base-tree
 base_worktree "$bt"
-# Where this architecture's taps and record go.
-BLOGS=$LOGS${ARCH_SUFFIX:+/bench$ARCH_SUFFIX}
-record=bench$ARCH_SUFFIX.rst
+# Where this architecture's taps and record go; ARM64_REPRO=1 (boots
+# whose counts are bit-identical, scripts/boot.sh) has its own.
+suffix=$ARCH_SUFFIX
+[ "$GUEST_ARCH" = arm64 ] && [ "${ARM64_REPRO:-0}" = 1 ] && suffix+=-repro
+BLOGS=$LOGS${suffix:+/bench$suffix}
+record=bench$suffix.rst
 mkdir -p "$BLOGS"
 
 stage_begin bench-build

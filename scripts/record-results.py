@@ -3,10 +3,11 @@
 """Write the record of a run: Documentation/results/KIND.rst.
 
     record-results.py --date DATE --commit COMMIT [--partial WHAT]
-                      [--from-logs] test|debug|bench|facts INPUT OUT
+                      [--from-logs] test|prefixes|debug|bench|facts INPUT OUT
 
-test, debug (make test, make debug): INPUT is what scripts/test.sh printed
-on stdout (it keeps a copy, build/logs/test.out or debug.out). The record
+test, prefixes, debug (make test, make prefixes, make debug): INPUT is
+what scripts/test.sh printed on stdout (it keeps a copy, build/logs/
+test.out, prefixes.out or debug.out). The record
 holds the summary lines and the closing line as printed, the counts of
 each lane (results.py's "# LABEL: N passed, ..." lines) and of the series
 checks, the skips and failures with their reasons, and the stage times.
@@ -44,8 +45,11 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMAND = {"test": "make test", "test-arm64": "make test-arm64",
+           "prefixes": "make prefixes",
            "debug": "make debug", "bench": "make bench",
-           "bench-arm64": "make bench-arm64", "facts": "make arm64-facts"}
+           "bench-arm64": "make bench-arm64",
+           "bench-arm64-repro": "ARM64_REPRO=1 make bench-arm64",
+           "facts": "make arm64-facts"}
 
 RESULT = re.compile(r"^(ok|not ok) (\d+|-) (.+?)(?: # (.*))?$")
 LANE = re.compile(r"^# (\S+): (\d+) passed, (\d+) failed, (\d+) skipped$")
@@ -290,7 +294,7 @@ def main():
     if not measured(a):
         out += ["Not measured yet: ``scripts/record-results.py --from-logs`` "
                 "found no saved output of a run in ``%s``." % a.input, ""]
-        if a.kind in ("test", "test-arm64", "debug"):
+        if a.kind in ("test", "test-arm64", "prefixes", "debug"):
             out += [".. begin-times", "", "Not measured yet.", ""]
     elif a.kind.startswith("bench"):
         out += bench_record(a)

@@ -1,24 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The test command (make test; what CI runs): the whole pipeline from
-# nothing to a verdict.
+# The test command (make test; CI runs it and make prefixes): the whole
+# pipeline from nothing to a verdict on the tip.
 #
 #   get-base -> apply -> build -> boot the tip and run the selftests and
 #   KUnit in the guest -> the same for arm64 (the arm64 lane: the tip
 #   cross-built, on QEMU's virt machine with its PMUv3) -> series checks
-#   (scripts/check-series.sh)
+#   (scripts/check-series.sh CHECKS=series: round trip, quiltimport,
+#   MAINTAINERS, checkpatch)
+#
+# PREFIXES=1 (make prefixes) runs the checks of every prefix instead:
+# get-base -> apply -> build -> scripts/check-series.sh CHECKS=prefixes
+# (each prefix built, W=1 and sparse on what it touches, its guest run).
 #
 # Prints a TAP line per test and per check, the time of each stage, a
 # summary line for the tests (the guest runs of the tips) and one for the
-# series checks (scripts/check-series.sh, prefix runs included), and last
+# series checks, and last
 # the line CI reads, "N passed, N failed, N skipped", both together. A skip
 # that selftests/skips does not pin is a failure. Exits non-zero if
 # anything failed.
 #
 # Last, it writes the run's record (scripts/record-results.py, from a copy
 # of its stdout in $BUILD/logs/NAME.out): Documentation/results/test.rst,
-# test-arm64.rst for GUEST_ARCH=arm64, or debug.rst for VARIANT=debug. A
+# test-arm64.rst for GUEST_ARCH=arm64, prefixes.rst for PREFIXES=1, or
+# debug.rst for VARIANT=debug. A
 # partial run (ST_TESTS, SKIP_CHECKS=1, SKIP_ARM64=1 or ARM64_TESTS set)
 # writes NAME-partial.rst
 # instead, which git ignores, so that it never replaces the record of a
@@ -45,6 +51,11 @@ partial=
 [ -z "$VARIANT" ] && [ -n "${ARM64_TESTS+set}" ] && partial+=" ARM64_TESTS=$ARM64_TESTS"
 kind=${VARIANT:-test}
 [ "$GUEST_ARCH" = arm64 ] && [ -z "$VARIANT" ] && kind=test-arm64
+prefixes=0
+if [ "${PREFIXES:-0}" = 1 ] && [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ]; then
+	prefixes=1
+	kind=prefixes
+fi
 record=$kind${partial:+-partial}
 rec_date=$(date -u '+%F %H:%M UTC')
 rec_commit=$(head_commit)
@@ -109,11 +120,14 @@ add_summary() {
 }
 
 label=${VARIANT:+$VARIANT-}tip$ARCH_SUFFIX
-"$TOP/scripts/boot.sh" "$label" || true
-add_summary tests "$LOGS/guest-$label/summary" "stage boot"
+if [ $prefixes = 0 ]; then
+	"$TOP/scripts/boot.sh" "$label" || true
+	add_summary tests "$LOGS/guest-$label/summary" "stage boot"
+fi
 
 # The arm64 lane: the tip cross-built and booted with the real PMU.
-if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 ]; then
+if [ $prefixes = 0 ] && [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] &&
+   [ "${SKIP_ARM64:-0}" != 1 ]; then
 	rm -rf "$LOGS/guest-tip-arm64"
 	if env GUEST_ARCH=arm64 "$TOP/scripts/build.sh"; then
 		env GUEST_ARCH=arm64 ST_TESTS="$ARM64_TESTS" "$TOP/scripts/boot.sh" tip-arm64 || true
@@ -122,7 +136,9 @@ if [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ] && [ "${SKIP_ARM64:-0}" != 1 
 fi
 
 if [ "${SKIP_CHECKS:-0}" != 1 ] && [ -z "$VARIANT" ] && [ "$GUEST_ARCH" = x86_64 ]; then
-	"$TOP/scripts/check-series.sh" || true
+	checks_scope=series
+	[ $prefixes = 1 ] && checks_scope=prefixes
+	CHECKS=$checks_scope "$TOP/scripts/check-series.sh" || true
 	add_summary checks "$LOGS/checks-summary" "series checks did not finish"
 	checked=1
 fi
