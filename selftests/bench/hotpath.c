@@ -25,13 +25,11 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stats.h"
@@ -100,77 +98,29 @@ static void close_events(int n, const int *fd)
 		close(fd[i]);
 }
 
-static int pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* The child's side of the ping-pong: its exit status, 0 if all went well. */
-static int pong(int n, int in, int out)
+/* The child's events: @arg points to their number. */
+static int child_events(void *arg)
 {
 	int fd[K];
-	char b;
 
-	if (pin_cpu0() || open_events(n, 0, fd))
-		return 1;
-	for (;;) {
-		if (read(in, &b, 1) != 1)
-			return 1;
-		if (b == 'q')
-			return 0;
-		if (write(out, &b, 1) != 1)
-			return 1;
-	}
-}
-
-static void round_trip(int out, int in)
-{
-	char b = 'p';
-
-	if (write(out, &b, 1) != 1 || read(in, &b, 1) != 1)
-		fail("ping-pong", errno);
+	return open_events(*(int *)arg, 0, fd);
 }
 
 /* Microseconds per round trip with @n events on each task. */
 static double pingpong_once(int n)
 {
-	int p2c[2], c2p[2], fd[K], i, status;
-	char q = 'q';
+	struct pingpong pp;
+	int fd[K];
 	double t;
-	pid_t pid;
 
-	if (pipe(p2c) || pipe(c2p))
-		fail("pipe", errno);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
+	if (pingpong_start(&pp, child_events, &n))
 		fail("fork", errno);
-	if (!pid) {
-		close(p2c[1]);
-		close(c2p[0]);
-		_exit(pong(n, p2c[0], c2p[1]));
-	}
-	close(p2c[0]);
-	close(c2p[1]);
 	/* The parent is pinned to CPU 0 already, see main(). */
 	if (open_events(n, 0, fd))
 		fail("perf_event_open", errno);
-	for (i = 0; i < PP_WARMUP; i++)
-		round_trip(p2c[1], c2p[0]);
-	t = now_us();
-	for (i = 0; i < PP_ITERS; i++)
-		round_trip(p2c[1], c2p[0]);
-	t = (now_us() - t) / PP_ITERS;
-	if (write(p2c[1], &q, 1) != 1 || waitpid(pid, &status, 0) != pid ||
-	    !WIFEXITED(status) || WEXITSTATUS(status))
-		fail("ping-pong child", errno);
-	close(p2c[1]);
-	close(c2p[0]);
+	t = pingpong_time(&pp, PP_WARMUP, PP_ITERS);
+	if (t < 0 || pingpong_stop(&pp))
+		fail("ping-pong", errno);
 	close_events(n, fd);
 	return t;
 }

@@ -233,15 +233,6 @@ static void set_knob(const char *path, long val)
 		fail(path, 0);
 }
 
-static int pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * A counting event on this task, user and kernel mode: of the test PMU,
  * or with @hw an instruction event of the hardware PMU.
@@ -360,92 +351,43 @@ static void accuracy_once(int share, double *ratio, double *error)
 	set_knob(TEST_PMU_MUX_INTERVAL, orig_mux);
 }
 
-/* The child's side of the ping-pong: its exit status, 0 if all went well. */
-static int pong(const struct pp_cfg *c, int in, int out)
+/* The child's events: those of the configuration @arg. */
+static int child_events(void *arg)
 {
+	const struct pp_cfg *c = arg;
 	int fd[MAX_EVENTS];
-	char b;
 
-	if (pin_cpu0()) {
-		fprintf(stderr, "share: child: sched_setaffinity: %s\n",
-			strerror(errno));
-		return 1;
-	}
 	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd, c->hw)) {
 		fprintf(stderr, "share: child: perf_event_open (%s): %s\n",
 			c->hw ? "instructions" : "clock", strerror(errno));
 		return 1;
 	}
-	for (;;) {
-		if (read(in, &b, 1) != 1)
-			return 1;
-		if (b == 'q')
-			return 0;
-		if (write(out, &b, 1) != 1)
-			return 1;
-	}
-}
-
-static void round_trip(int out, int in)
-{
-	char b = 'p';
-	ssize_t ret;
-
-	if (write(out, &b, 1) != 1)
-		fail("ping-pong write", errno);
-	ret = read(in, &b, 1);
-	if (ret < 0)
-		fail("ping-pong read", errno);
-	if (ret != 1)
-		fail("ping-pong child went away", 0);
+	return 0;
 }
 
 /* Microseconds per round trip in configuration @c. */
 static double pingpong_once(const struct pp_cfg *c)
 {
-	int p2c[2], c2p[2], fd[MAX_EVENTS], i, status;
+	int fd[MAX_EVENTS], i;
+	struct pingpong pp;
 	struct value v;
 	double t;
-	pid_t pid;
-	char q = 'q';
 
 	set_knob(c->hw ? hw_share : TEST_PMU_SHARE, c->share);
 	if (!c->hw)
 		set_knob(TEST_PMU_NR_COUNTERS, c->nr_counters);
-	if (pipe(p2c) || pipe(c2p))
-		fail("pipe", errno);
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
+	if (pingpong_start(&pp, child_events, (void *)c))
 		fail("fork", errno);
-	if (!pid) {
-		close(p2c[1]);
-		close(c2p[0]);
-		_exit(pong(c, p2c[0], c2p[1]));
-	}
-	if (close(p2c[0]) || close(c2p[1]))
-		fail("close", errno);
 
 	/* The parent is pinned to CPU 0 already, see main(). */
 	if (open_events(TEST_PMU_CLOCK, c->nr_events, fd, c->hw))
 		fail(c->hw ? "perf_event_open (instructions)" :
 		     "perf_event_open (clock)", errno);
-	for (i = 0; i < PP_WARMUP; i++)
-		round_trip(p2c[1], c2p[0]);
-	t = now_us();
-	for (i = 0; i < PP_ITERS; i++)
-		round_trip(p2c[1], c2p[0]);
-	t = (now_us() - t) / PP_ITERS;
-
-	if (write(p2c[1], &q, 1) != 1)
-		fail("ping-pong write", errno);
-	if (waitpid(pid, &status, 0) != pid)
-		fail("waitpid", errno);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
+	t = pingpong_time(&pp, PP_WARMUP, PP_ITERS);
+	if (t < 0)
+		fail("ping-pong", errno);
+	if (pingpong_stop(&pp))
 		fail("ping-pong child failed", 0);
-	if (close(p2c[1]) || close(c2p[0]))
-		fail("close", errno);
 
 	/* Did the configuration take? Shared events run all of the time. */
 	for (i = 0; c->share && i < c->nr_events; i++) {

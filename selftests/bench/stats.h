@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the benchmarks in this directory share: the clock, the sample of
- * one value per round, and the lines they print for scripts/bench.sh.
+ * one value per round, the lines they print for scripts/bench.sh, and a
+ * pipe ping-pong on CPU 0. Include after defining _GNU_SOURCE.
  *
  * Method: each benchmark runs ROUNDS rounds; every round measures each of
  * its configurations once, round-robin, starting one configuration later
@@ -29,10 +30,14 @@
 #ifndef BENCH_STATS_H
 #define BENCH_STATS_H
 
+#include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define ROUNDS		21
 
@@ -50,6 +55,97 @@ static inline double now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Pin this task to CPU 0: 0, or -1 with errno set (_GNU_SOURCE). */
+static inline int pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * A pipe ping-pong between this task and a child, both on CPU 0 (this
+ * task pins itself first): each round trip, one byte each way, is two
+ * context switches. The child runs @setup(@arg), then sends back what it
+ * reads until it reads 'q'.
+ */
+struct pingpong {
+	int	out, in;
+	pid_t	pid;
+};
+
+/* Fork the child: 0, or -1 with errno set. */
+static inline int pingpong_start(struct pingpong *pp, int (*setup)(void *),
+				 void *arg)
+{
+	int p2c[2], c2p[2];
+	char b;
+
+	if (pipe(p2c))
+		return -1;
+	if (pipe(c2p)) {
+		close(p2c[0]);
+		close(p2c[1]);
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pp->pid = fork();
+	if (pp->pid < 0)
+		return -1;
+	if (!pp->pid) {
+		close(p2c[1]);
+		close(c2p[0]);
+		if (pin_cpu0() || setup(arg))
+			_exit(1);
+		for (;;) {
+			if (read(p2c[0], &b, 1) != 1)
+				_exit(1);
+			if (b == 'q')
+				_exit(0);
+			if (write(c2p[1], &b, 1) != 1)
+				_exit(1);
+		}
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	pp->out = p2c[1];
+	pp->in = c2p[0];
+	return 0;
+}
+
+/* Microseconds per round trip of @iters after @warmup, or -1. */
+static inline double pingpong_time(struct pingpong *pp, int warmup, int iters)
+{
+	double t = 0;
+	char b = 'p';
+	int i;
+
+	for (i = -warmup; i < iters; i++) {
+		if (!i)
+			t = now_us();
+		if (write(pp->out, &b, 1) != 1 || read(pp->in, &b, 1) != 1)
+			return -1;
+	}
+	return (now_us() - t) / iters;
+}
+
+/* End the child: 0 if it exited 0, else -1. */
+static inline int pingpong_stop(struct pingpong *pp)
+{
+	int status, ret = -1;
+	char q = 'q';
+
+	if (write(pp->out, &q, 1) == 1 && waitpid(pp->pid, &status, 0) == pp->pid &&
+	    WIFEXITED(status) && !WEXITSTATUS(status))
+		ret = 0;
+	close(pp->out);
+	close(pp->in);
+	return ret;
 }
 
 /* A thread that does nothing, for thread creation benchmarks. */
