@@ -69,12 +69,12 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 else
 	rt=$BUILD/roundtrip
 	rm -rf "$rt"
-	git -C "$SRC" config branch.series.description \
-		"$(python3 "$TOP/scripts/cover.py" to-description "$TOP/patches/0000-cover-letter.patch")"
+	postings_config "$SRC" series
 	"$TOP/scripts/export-series.sh" "$SRC" series "$rt"
-	if diff -u <(cd "$TOP/patches" && ls) <(cd "$rt" && ls) >"$LOGS/roundtrip.diff" &&
-	   diff -u <(cd "$TOP/patches" && python3 "$TOP/scripts/cover.py" normalize *.patch) \
-		   <(cd "$rt" && python3 "$TOP/scripts/cover.py" normalize *.patch) \
+	if diff -u <(cd "$TOP/patches" && find . -type f | LC_ALL=C sort) \
+		   <(cd "$rt" && find . -type f | LC_ALL=C sort) >"$LOGS/roundtrip.diff" &&
+	   diff -u <(cd "$TOP/patches" && python3 "$TOP/scripts/cover.py" normalize */*.patch) \
+		   <(cd "$rt" && python3 "$TOP/scripts/cover.py" normalize */*.patch) \
 		   >>"$LOGS/roundtrip.diff"; then
 		tap_check pass round-trip
 	else

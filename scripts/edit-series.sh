@@ -3,9 +3,12 @@
 #
 # Make an editable kernel git tree of the series: $BUILD/edit, branch
 # "edit" = the base (tag "base") + one commit per patch, committed with
-# your git identity, the cover letter kept as the branch description
-# (git branch --edit-description). Edit with git commit --amend, rebase -i,
-# new commits...; then run scripts/export-series.sh.
+# your git identity. Each posting (directory of patches/) is recorded in
+# the tree's git config: the subject of its first commit, and its cover
+# letter (posting.NAME.first and posting.NAME.description, see
+# postings_config in lib.sh; git config -e edits them). Edit with git
+# commit --amend, rebase -i, new commits...; then run
+# scripts/export-series.sh.
 #
 # An existing $BUILD/edit is kept (it may hold unexported work); FORCE=1
 # recreates it from patches/.
@@ -31,9 +34,5 @@ while read -r p; do
 	git -C "$EDIT" am -q "$TOP/patches/$p" ||
 		die edit "patches/$p" "does not apply; resolve in $EDIT (git am --continue) or fix the patch"
 done < <(series_patches)
-if [ -f "$TOP/patches/0000-cover-letter.patch" ]; then
-	python3 "$TOP/scripts/cover.py" to-description \
-		"$TOP/patches/0000-cover-letter.patch" >"$BUILD/description"
-	git -C "$EDIT" config branch.edit.description "$(cat "$BUILD/description")"
-fi
+postings_config "$EDIT" edit
 log "edit tree: $EDIT (branch edit, $(git -C "$EDIT" rev-list --count base..edit) commits on base)"

@@ -91,9 +91,37 @@ pipeline_git() {
 		git "$@"
 }
 
-# The patches named in series, in order (comments and blank lines dropped).
+# The patches named in series, in order (comments and blank lines dropped),
+# as paths under patches/: POSTING/NNNN-subject.patch.
 series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$TOP/series" | awk 'NF'
+}
+
+# postings_config TREE BRANCH: record in TREE's git config what
+# export-series.sh needs to write patches/ again from BRANCH, which holds
+# the series' patches on tag base: for each posting (a directory of
+# patches/), posting.NAME.first, the subject of its first commit, and
+# posting.NAME.description, its cover letter as the branch description
+# that format-patch --cover-from-description=subject turns back into it.
+postings_config() {
+	local tree=$1 branch=$2 d name k=0 key
+	local -a subjects
+
+	mapfile -t subjects < <(git -C "$tree" log --reverse --format=%s "base..$branch")
+	for key in $(git -C "$tree" config --name-only --get-regexp '^posting\.' || true); do
+		git -C "$tree" config --unset-all "$key"
+	done
+	for d in "$TOP"/patches/*/; do
+		name=$(basename "$d")
+		[ -f "$d/0000-cover-letter.patch" ] ||
+			die postings "patches/$name" "has no 0000-cover-letter.patch"
+		[ "$k" -lt ${#subjects[@]} ] ||
+			die postings "patches/$name" "starts after the last commit of $branch"
+		git -C "$tree" config "posting.$name.first" "${subjects[k]}"
+		git -C "$tree" config "posting.$name.description" \
+			"$(python3 "$TOP/scripts/cover.py" to-description "$d/0000-cover-letter.patch")"
+		k=$((k + $(series_patches | grep -c "^$name/" || true)))
+	done
 }
 
 # TAP results of the checks a script makes: tap_check pass|fail|skip NAME

@@ -88,8 +88,8 @@
 #define TEST_PMU_TYPE		TEST_PMU_DIR "type"
 #define TEST_PMU_MUX_INTERVAL	TEST_PMU_DIR "perf_event_mux_interval_ms"
 #define TEST_PMU_SHARE		TEST_PMU_DIR "share_counters"
-#define TEST_PMU_NR_COUNTERS	"/sys/module/test_pmu/parameters/nr_counters"
-#define TEST_PMU_TRIGGER_DEV	"/dev/test_pmu"
+#define TEST_PMU_NR_COUNTERS	"/sys/kernel/debug/test_pmu/nr_counters"
+#define TEST_PMU_TRIGGER_DEV	"/sys/kernel/debug/test_pmu/trigger"
 #define SYSFS_PMUS		"/sys/bus/event_source/devices"
 #define HW_NR			8	/* events of a hw_k8 configuration */
 
