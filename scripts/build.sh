@@ -47,6 +47,11 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 # Relative paths, and no working directory in the hash: trees and object
 # directories under any $BUILD share cache entries.
 export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+# Depend mode: a miss compiles once and hashes the headers the compiler
+# lists (-MMD), instead of running the preprocessor first. Measured
+# 2026-12-06 on kernel/ and mm/ of the x86_64 config with an empty cache:
+# gcc alone 50 s, through ccache 76 s, through ccache in depend mode 58 s.
+export CCACHE_DEPEND=1
 KMAKE+=(CC="ccache ${CROSS}gcc")
 
 fragments=("$TOP/kernel-config" "$TOP/selftests/$GUEST_ARCH.config")
@@ -185,8 +190,10 @@ guest_busybox() {
 		if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 			[ "$(id -u)" = 0 ] ||
 				die build busybox "run as root, or: dpkg --add-architecture arm64 && apt-get update"
+			apt_lock
 			{ dpkg --add-architecture arm64 && apt-get update -qq; } >"$LOGS/apt.log" 2>&1 ||
 				die build "$LOGS/apt.log" "adding the arm64 architecture to apt failed"
+			apt_unlock
 		fi
 		(cd "$dir" && apt-get download -q busybox-static:arm64) >"$LOGS/apt.log" 2>&1 ||
 			die build "$LOGS/apt.log" "apt-get download busybox-static:arm64 failed"

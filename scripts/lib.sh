@@ -53,12 +53,13 @@ die() {
 }
 
 # Stage timing: stage_begin NAME ... stage_end NAME; times go to
-# $LOGS/times so that the test command can print them all at the end.
+# $LOGS/times (or $TIMES_FILE) so that the test command can print them all
+# at the end.
 stage_begin() { eval "_stage_t_${1//-/_}=$(date +%s)"; log "stage $1"; }
 stage_end() {
 	local v="_stage_t_${1//-/_}" t
 	t=$(($(date +%s) - ${!v}))
-	printf '%-24s %4ds\n' "$1" "$t" >>"$LOGS/times"
+	printf '%-24s %4ds\n' "$1" "$t" >>"${TIMES_FILE:-$LOGS/times}"
 	log "stage $1 done in ${t}s"
 }
 
@@ -73,13 +74,24 @@ need_pkgs() {
 	if [ "$(id -u)" -ne 0 ]; then
 		die deps "${want[*]}" "missing; install with: sudo apt-get install ${want[*]}"
 	fi
+	apt_lock
 	log "installing ${want[*]}"
 	if ! { apt-get update -qq &&
 	       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${want[@]}"; } \
 	       >"$LOGS/apt.log" 2>&1; then
 		die deps "$LOGS/apt.log" "apt-get install ${want[*]} failed"
 	fi
+	apt_unlock
 }
+
+# apt_lock, apt_unlock: one apt or dpkg change at a time, for the lanes
+# that scripts/test.sh builds and boots side by side.
+apt_lock() {
+	mkdir -p "$CACHE"
+	exec {_apt_lock_fd}>"$CACHE/apt.lock"
+	flock "$_apt_lock_fd"
+}
+apt_unlock() { exec {_apt_lock_fd}>&-; }
 
 # The git identity used for commits the pipeline makes itself (scratch
 # branches that are never exported).
