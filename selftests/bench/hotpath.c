@@ -15,6 +15,8 @@
  *     times; microseconds per read.
  *   - fork: fork()+exit()+wait() while K inherited events count on this
  *     task; microseconds per fork.
+ * Each timed interval starts after settle() (stats.h), so that what
+ * the interval before left to free does not land in it.
  * Each value is the median and IQR of ROUNDS interleaved rounds, none
  * measured twice a round as the A/A control of the k4/none ratios (see
  * stats.h). scripts/bench-table.py compares each value of the series'
@@ -118,6 +120,7 @@ static double pingpong_once(int n)
 	/* The parent is pinned to CPU 0 already, see main(). */
 	if (open_events(n, 0, fd))
 		fail("perf_event_open", errno);
+	settle();
 	t = pingpong_time(&pp, PP_WARMUP, PP_ITERS);
 	if (t < 0 || pingpong_stop(&pp))
 		fail("ping-pong", errno);
@@ -136,6 +139,7 @@ static double read_once(int n)
 		return 0;
 	if (open_events(n, 0, fd))
 		fail("perf_event_open", errno);
+	settle();
 	t = now_us();
 	for (i = 0; i < READ_ITERS; i++) {
 		if (read(fd[i % n], v, sizeof(v)) != sizeof(v))
@@ -154,6 +158,7 @@ static double fork_once(int n)
 
 	if (open_events(n, 1, fd))
 		fail("perf_event_open", errno);
+	settle();
 	t = now_us();
 	for (i = 0; i < FORK_ITERS; i++) {
 		pid_t pid = fork();

@@ -447,12 +447,12 @@ static double fork_once(int n, int share, int exec)
 			fail("perf_event_open (inherit)", errno);
 	}
 	/*
-	 * One fork untimed, then a pause: the frees of the round before
+	 * One fork untimed, then settle(): the frees of the round before
 	 * (RCU callbacks of up to FORK_MAX events) run now, not in this
 	 * round's time.
 	 */
 	fork_wait(exec);
-	usleep(20000);
+	settle();
 	t = now_us();
 	for (i = 0; i < FORK_ITERS; i++)
 		fork_wait(exec);
