@@ -87,9 +87,11 @@ static void *busy(void *arg)
 static double thread_round(void)
 {
 	pthread_t t[THREADS];
-	double s = now_us();
+	double s;
 	int i;
 
+	settle();
+	s = now_us();
 	for (i = 0; i < THREADS; i++)
 		pthread_create(&t[i], NULL, nothing, NULL);
 	for (i = 0; i < THREADS; i++)
@@ -103,6 +105,7 @@ static double enable_round(int fd)
 	double s;
 	int i;
 
+	settle();
 	stop = 0;
 	for (i = 0; i < BUSY; i++)
 		pthread_create(&busy_t[i], NULL, busy, NULL);

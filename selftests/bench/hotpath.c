@@ -15,8 +15,6 @@
  *     times; microseconds per read.
  *   - fork: fork()+exit()+wait() while K inherited events count on this
  *     task; microseconds per fork.
- * Each timed interval starts after settle() (stats.h), so that what
- * the interval before left to free does not land in it.
  * Each value is the median and IQR of ROUNDS interleaved rounds, none
  * measured twice a round as the A/A control of the k4/none ratios (see
  * stats.h). scripts/bench-table.py compares each value of the series'

@@ -43,9 +43,11 @@ static const struct cfg {
 
 static double fork_once(void)
 {
-	double t = now_us();
+	double t;
 	int i;
 
+	settle();
+	t = now_us();
 	for (i = 0; i < ITERS; i++) {
 		pid_t pid = fork();
 
@@ -58,10 +60,12 @@ static double fork_once(void)
 
 static double thread_once(void)
 {
-	double t = now_us();
+	double t;
 	pthread_t th;
 	int i;
 
+	settle();
+	t = now_us();
 	for (i = 0; i < ITERS; i++) {
 		pthread_create(&th, NULL, nothing, NULL);
 		pthread_join(th, NULL);

@@ -8,6 +8,8 @@
  * its configurations once, round-robin, starting one configuration later
  * than the round before, so that drift in the machine's speed (QEMU TCG,
  * other guests) and the place in the round hit all configurations alike.
+ * Each timed interval starts after settle(), so that what the interval
+ * before left behind runs in neither.
  * A configuration's value is the median of its ROUNDS per-round values,
  * its spread the interquartile range (q1..q3). Quantiles interpolate
  * linearly between the two nearest ranks of the sorted sample (numpy's
