@@ -31,6 +31,7 @@
 #                  cortex-a57, dtb-randomness=off, icount sleep=off,
 #                  norandmaps
 #   ST_TIMEOUT     seconds per selftest program (the suites' settings files)
+#   ST_STOP_AT_FAIL=1  run no selftest program after the first that fails
 #   SHARE_SEED, SHARE_MODEL_STEPS, SHARE_MODEL_MS  passed to the sharing
 #                  tests: replay a seed; the model checker's length and time
 #   PERF_STRESS_PERCENT  passed to the selftests: the length of their
@@ -85,8 +86,8 @@ fi
 
 cmdline="console=$console panic=-1 oops=panic${x86_cmdline:-}"
 [ "${ARM64_REPRO:-0}" = 1 ] && cmdline+=" norandmaps"
-for v in ST_TESTS ST_BENCH ST_FACTS ST_TIMEOUT SHARE_SEED SHARE_MODEL_STEPS SHARE_MODEL_MS \
-	 PERF_STRESS_PERCENT; do
+for v in ST_TESTS ST_BENCH ST_FACTS ST_TIMEOUT ST_STOP_AT_FAIL SHARE_SEED SHARE_MODEL_STEPS \
+	 SHARE_MODEL_MS PERF_STRESS_PERCENT; do
 	# Spaces cannot pass through the kernel command line: use commas.
 	[ -n "${!v:-}" ] && cmdline+=" $v=${!v// /,}"
 done

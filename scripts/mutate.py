@@ -22,6 +22,14 @@ pass: otherwise nothing could be concluded. A mutation is
              notice
   error      the guest run was not judged (boot.sh failed early)
   survived   everything passed; with "equivalent:" in its block, explained
+             (equivalent); with "oracle:", a mutation of the test PMU's
+             own checks, which a correct core never trips (oracle)
+  oracle     an "oracle:" block with "masks: ID": it survived alone, and
+             the core mutation ID, which the selftests kill, survived too
+             with this one applied beside it: the check mutated here is
+             what kills ID
+  redundant  the same, but ID was still killed with the check mutated:
+             other checks catch ID, and this one is not shown to matter
   stale      its "old" text is not in the file exactly once
   build      it does not build
 
@@ -75,7 +83,8 @@ def parse(path):
             if not line.strip():
                 field = None
                 continue
-            m = re.match(r"^(file|promise|tests|equivalent): (.+)$", line)
+            m = re.match(r"^(file|promise|tests|guest|equivalent|oracle|masks): (.+)$",
+                         line)
             if not m:
                 sys.exit("%s:%d: cannot parse: %s" % (path, n, line))
             cur[m.group(1)] = m.group(2)
@@ -89,9 +98,26 @@ def parse(path):
             sys.exit("%s:%d: [%s] has no old text" % (path, mu["line"], mu["id"]))
         if mu["id"] in ids:
             sys.exit("%s:%d: [%s] twice" % (path, mu["line"], mu["id"]))
+        # An oracle mutation is not an equivalent one: no user-visible
+        # promise holds on it, it only blinds a check of the core.
+        if "oracle" in mu and "equivalent" in mu:
+            sys.exit("%s:%d: [%s] has both oracle: and equivalent:"
+                     % (path, mu["line"], mu["id"]))
+        if "masks" in mu and "oracle" not in mu:
+            sys.exit("%s:%d: [%s] has masks: without oracle:"
+                     % (path, mu["line"], mu["id"]))
         ids.add(mu["id"])
         mu["old"] = "\n".join(mu["old"]) + "\n"
         mu["new"] = "\n".join(mu["new"]) + "\n" if mu["new"] else ""
+    byid = {mu["id"]: mu for mu in muts}
+    for mu in muts:
+        if "masks" not in mu:
+            continue
+        other = byid.get(mu["masks"])
+        if other is None or other is mu or "oracle" in other:
+            sys.exit("%s:%d: [%s] masks: names no core mutation of the list"
+                     % (path, mu["line"], mu["id"]))
+        mu["masked"] = other
     return muts
 
 
@@ -123,12 +149,47 @@ def apply(mu, root):
     return text.replace(mu["old"], mu["new"]), text
 
 
-def run_guest(label, tests):
+def run_applied(muts, tests, guest):
+    """Apply every mutation of @muts to TREE (one after the other, so two
+    may change one file), run the guest, and restore the files: the
+    verdict and its lines, or "stale" when an old text is not found once
+    in the file as the ones before left it."""
+    saved = {}
+    try:
+        for mu in muts:
+            path = os.path.join(TREE, mu["file"])
+            with open(path) as f:
+                text = f.read()
+            saved.setdefault(path, text)
+            if text.count(mu["old"]) != 1:
+                return "stale", "[%s]: old text not found exactly once" % mu["id"]
+            with open(path, "w") as f:
+                f.write(text.replace(mu["old"], mu["new"]))
+        return run_guest("mutate", tests, guest)
+    finally:
+        for path, text in saved.items():
+            with open(path, "w") as f:
+                f.write(text)
+
+
+# A mutation's "guest:": the environment of the guest it needs.
+GUESTS = {
+    "x86_64": {},
+    "arm64": {"GUEST_ARCH": "arm64"},
+    # PMUv3 without FEAT_PMUv3p5 (chained counters, Cortex-A57).
+    "arm64-a57": {"GUEST_ARCH": "arm64", "ARM64_REPRO": "1"},
+}
+
+
+def run_guest(label, tests, guest="x86_64"):
     """Build build/mutate and boot it: (verdict, failing lines)."""
-    env = dict(os.environ, SRC_DIR=TREE, VARIANT="mutate", ST_TESTS=tests)
+    env = dict(os.environ, SRC_DIR=TREE, VARIANT="mutate", ST_TESTS=tests,
+               **GUESTS[guest])
     # The model checker for 3 s per mode, not 20: a mutation it alone
     # would notice in 20 s is rare, and 35 mutations must fit an hour.
     env.setdefault("SHARE_MODEL_MS", "3000")
+    # A killed mutation needs no program after the first that fails.
+    env.setdefault("ST_STOP_AT_FAIL", "1")
     # The guest runs these tests in about 2 minutes: a hang is a hang
     # after 5, not after boot.sh's 10.
     env.setdefault("BOOT_TIMEOUT", "300")
@@ -191,8 +252,14 @@ def write_record(results, tip, tests, started, partial, all_muts):
     for mu, v, why in results:
         if v == "survived" and mu.get("equivalent"):
             v, why = "equivalent", mu["equivalent"]
+        elif v == "survived" and mu.get("oracle"):
+            v, why = "oracle", mu["oracle"]
         elif v == "survived":
             why = mu["promise"]
+        elif v == "oracle":
+            why = "%s (without it, %s survives)" % (mu["oracle"], mu["masks"])
+        elif v == "redundant":
+            why = "%s is killed without this check too: %s" % (mu["masks"], short(why))
         elif isinstance(why, list):
             why = short(why)
         rows[mu["id"]] = (v, tip[:12], why)
@@ -201,6 +268,8 @@ def write_record(results, tip, tests, started, partial, all_muts):
         v, t, why = rows.get(mu["id"], ("not run", "-" * 12, mu["promise"]))
         if v == "survived" and mu.get("equivalent"):
             v, why = "equivalent", mu["equivalent"]
+        elif v == "survived" and mu.get("oracle"):
+            v, why = "oracle", mu["oracle"]
         table.append((mu["id"], v, t, why))
     counts = {}
     for _, v, _, _ in table:
@@ -266,26 +335,34 @@ def main():
     print("# mutate: tip %s, %d mutations, tests %s" % (tip[:12], len(muts), tests),
           flush=True)
 
-    v, why = run_guest("mutate-base", tests)
-    if v != "survived":
-        print("# the unchanged tip does not pass: %s %s" % (v, short(why, 5)))
-        return 1
-
+    based = set()
     results = []
     for mu in muts:
-        new, old_text = apply(mu, TREE)
-        if new is None:
-            results.append((mu, "stale", "old text not found exactly once"))
-        else:
-            path = os.path.join(TREE, mu["file"])
-            with open(path, "w") as f:
-                f.write(new)
-            try:
-                v, why = run_guest("mutate", mu.get("tests", tests))
-            finally:
-                with open(path, "w") as f:
-                    f.write(old_text)
-            results.append((mu, v, why))
+        guest = mu.get("guest", "x86_64")
+        if guest not in GUESTS:
+            sys.exit("[%s]: unknown guest %s" % (mu["id"], guest))
+        if guest not in based:
+            # The unchanged tip must pass there: else nothing follows.
+            v, why = run_guest("mutate-base", mu.get("tests", tests)
+                               if guest != "x86_64" else tests, guest)
+            if v != "survived":
+                print("# the unchanged tip does not pass on %s: %s %s" %
+                      (guest, v, short(why, 5)))
+                return 1
+            based.add(guest)
+        v, why = run_applied([mu], mu.get("tests", tests), guest)
+        if v == "survived" and "masked" in mu:
+            # The oracle blinded: does the core mutation it masks, which
+            # the suite kills, get through now? Run with that one's tests.
+            other = mu["masked"]
+            v2, why2 = run_applied([mu, other], other.get("tests", tests), guest)
+            if v2 == "survived":
+                v, why = "oracle", []
+            elif v2 in ("killed", "hang"):
+                v, why = "redundant", why2
+            else:
+                v, why = v2, why2
+        results.append((mu, v, why))
         # A record after every mutation: an interrupted run leaves one.
         done = len(results) < len(muts)
         write_record(results, tip, tests, started,
@@ -300,9 +377,14 @@ def main():
                    env=dict(os.environ, SRC_DIR=TREE, VARIANT="mutate"),
                    capture_output=True)
     write_record(results, tip, tests, started, args.only, all_muts)
+    # An oracle without masks: is taken on its word; with one, only a
+    # shown role counts ("redundant" is reported, and fails the run).
     survivors = [mu["id"] for mu, v, _ in results
-                 if v in ("survived", "console", "stale", "build", "error") and
-                 not (v == "survived" and mu.get("equivalent"))]
+                 if v in ("survived", "console", "stale", "build", "error",
+                          "redundant") and
+                 not (v == "survived" and (mu.get("equivalent") or
+                                           (mu.get("oracle") and
+                                            "masked" not in mu)))]
     print("%d mutations: %d killed, %d not: %s" %
           (len(results), len(results) - len(survivors), len(survivors),
            " ".join(survivors) or "-"))

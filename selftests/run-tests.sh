@@ -59,7 +59,19 @@ if [ -n "$args" ] && [ "${ST_BENCH:-0}" != 1 ]; then
 	echo "@@@ KSELFTEST"
 	# ST_TIMEOUT: seconds per test program instead of the suites'
 	# settings files (the debug lane's kernels are several times slower).
-	(cd /kselftest && ./run_kselftest.sh ${ST_TIMEOUT:+-o $ST_TIMEOUT} $args)
+	if [ "${ST_STOP_AT_FAIL:-0}" = 1 ]; then
+		# make mutate: one program at a time, none after the first
+		# that fails, which decides the verdict.
+		set -- $args
+		while [ $# -ge 2 ]; do
+			(cd /kselftest && ./run_kselftest.sh ${ST_TIMEOUT:+-o $ST_TIMEOUT} "$1" "$2") |
+				tee /tmp/st.out
+			shift 2
+			grep -q "^not ok" /tmp/st.out && break
+		done
+	else
+		(cd /kselftest && ./run_kselftest.sh ${ST_TIMEOUT:+-o $ST_TIMEOUT} $args)
+	fi
 	echo "@@@ KSELFTEST-END"
 fi
 
