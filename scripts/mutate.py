@@ -235,10 +235,19 @@ def previous_rows():
     m = re.search(r"series tip ([0-9a-f]{12})", text)
     run_tip = m.group(1) if m else "?"
     for line in text.splitlines():
-        m = re.match(r"^``([^`]+)``\s+(\S+)\s+(?:([0-9a-f]{12}) )?\s*(.*)$", line)
+        m = re.match(r"^``([^`]+)``\s+(not run|\S+)\s+(?:([0-9a-f]{12}|-{12}) )?\s*(.*)$", line)
         if m:
             rows[m.group(1)] = (m.group(2), m.group(3) or run_tip, m.group(4))
     return rows
+
+
+def explained(mu, v, why):
+    """A survivor whose block explains it: equivalent, or an oracle."""
+    if v == "survived":
+        for k in ("equivalent", "oracle"):
+            if mu.get(k):
+                return k, mu[k]
+    return v, why
 
 
 def write_record(results, tip, tests, started, partial, all_muts):
@@ -250,12 +259,8 @@ def write_record(results, tip, tests, started, partial, all_muts):
                            capture_output=True, text=True).stdout.strip()
     rows = previous_rows() if partial else {}
     for mu, v, why in results:
-        if v == "survived" and mu.get("equivalent"):
-            v, why = "equivalent", mu["equivalent"]
-        elif v == "survived" and mu.get("oracle"):
-            v, why = "oracle", mu["oracle"]
-        elif v == "survived":
-            why = mu["promise"]
+        if v == "survived":
+            v, why = explained(mu, v, mu["promise"])
         elif v == "oracle":
             why = "%s (without it, %s survives)" % (mu["oracle"], mu["masks"])
         elif v == "redundant":
@@ -266,10 +271,7 @@ def write_record(results, tip, tests, started, partial, all_muts):
     table = []
     for mu in all_muts:
         v, t, why = rows.get(mu["id"], ("not run", "-" * 12, mu["promise"]))
-        if v == "survived" and mu.get("equivalent"):
-            v, why = "equivalent", mu["equivalent"]
-        elif v == "survived" and mu.get("oracle"):
-            v, why = "oracle", mu["oracle"]
+        v, why = explained(mu, v, why)
         table.append((mu["id"], v, t, why))
     counts = {}
     for _, v, _, _ in table:
