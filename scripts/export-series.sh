@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Export the edit branch (scripts/edit-series.sh) back to patches/, one
-# directory a posting (patches/1-fixes/, ...), each written by
+# directory a posting (patches/1-kselftest/, ...), each written by
 #   git format-patch --cover-letter --cover-from-description=subject --base=base
 # over the posting's range, so that it holds what git send-email sends
 # (its cover letter and its patches, numbered from 1) and, in base-commit:
