@@ -250,6 +250,15 @@ def explained(mu, v, why):
     return v, why
 
 
+def chosen(only, n, done):
+    """What a partial record says it ran: the --only choice (how many, not
+    which: the rows say that), and how far an interrupted run got."""
+    what = "%d chosen mutations" % n if only else "%d mutations" % n
+    if done is not None:
+        return "%d of %s (interrupted)" % (done, what)
+    return what if only else None
+
+
 def write_record(results, tip, tests, started, partial, all_muts):
     """The record: every mutation of the list, each with the tip it last
     ran at; an --only run keeps the other rows of the previous record."""
@@ -368,8 +377,8 @@ def main():
         # A record after every mutation: an interrupted run leaves one.
         done = len(results) < len(muts)
         write_record(results, tip, tests, started,
-                     args.only or ("%d of %d mutations" % (len(results), len(muts))
-                                   if done else None), all_muts)
+                     chosen(args.only, len(muts), len(results) if done else None),
+                     all_muts)
         print("%s %s %s" % (results[-1][1], mu["id"],
                             short(results[-1][2]) if isinstance(results[-1][2], list)
                             else results[-1][2]), flush=True)
@@ -378,7 +387,8 @@ def main():
     subprocess.run([os.path.join(TOP, "scripts", "build.sh")], cwd=TOP,
                    env=dict(os.environ, SRC_DIR=TREE, VARIANT="mutate"),
                    capture_output=True)
-    write_record(results, tip, tests, started, args.only, all_muts)
+    write_record(results, tip, tests, started, chosen(args.only, len(muts), None),
+                 all_muts)
     # An oracle without masks: is taken on its word; with one, only a
     # shown role counts ("redundant" is reported, and fails the run).
     survivors = [mu["id"] for mu, v, _ in results
