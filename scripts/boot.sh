@@ -35,7 +35,8 @@
 #   SHARE_SEED, SHARE_MODEL_STEPS, SHARE_MODEL_MS  passed to the sharing
 #                  tests: replay a seed; the model checker's length and time
 #   PERF_STRESS_PERCENT  passed to the selftests: the length of their
-#                  race-hunting loops and random sequences, in percent (100)
+#                  race-hunting loops and random sequences, in percent
+#                  (100; below shortens, above lengthens: perf_util.h)
 #   GUEST_SMP, GUEST_MEM  vCPUs (x86_64: 2, the minimum for the breakpoint
 #                  tests; arm64: 1), MiB
 #

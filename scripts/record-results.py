@@ -10,7 +10,9 @@ what scripts/test.sh printed on stdout (it keeps a copy, build/logs/
 test.out, prefixes.out or debug.out). The record
 holds the summary lines and the closing line as printed, the counts of
 each lane (results.py's "# LABEL: N passed, ..." lines) and of the series
-checks, the skips and failures with their reasons, and the stage times.
+checks, the skips and failures with their reasons, the stage times and
+the time of each test program of each guest run (results.py's "# seconds:"
+lines), marking those over kselftest's default timeout.
 
 bench (make bench): INPUT is the directory of the bench-*.tap files
 (build/logs). The record holds the tables of scripts/bench-table.py --rst,
@@ -55,6 +57,8 @@ RESULT = re.compile(r"^(ok|not ok) (\d+|-) (.+?)(?: # (.*))?$")
 LANE = re.compile(r"^# (\S+): (\d+) passed, (\d+) failed, (\d+) skipped$")
 CLOSING = re.compile(r"^\d+ passed, \d+ failed, \d+ skipped$")
 TIME = re.compile(r"^#   (\S+) +(\d+)s$")
+SECONDS = re.compile(r"^# seconds: (\S+) ([0-9.]+)$")
+KSFT_TIMEOUT = 45  # kselftest's default timeout of a program, in seconds
 BUILD = ("config", "kernel", "selftests", "perf", "initramfs")
 
 
@@ -166,11 +170,14 @@ def time_rows(times):
 
 def test_record(a, lines):
     lanes, items, pending, times, summary = [], [], [], [], {}
+    progs, pending_progs = [], []
     closing, in_times = None, False
 
     def flush(label):
         items.extend([label] + i for i in pending)
         pending.clear()
+        progs.extend([label] + p for p in pending_progs)
+        pending_progs.clear()
 
     for line in lines:
         if line == "# stage times:":
@@ -181,6 +188,10 @@ def test_record(a, lines):
             times.append((m.group(1), int(m.group(2))))
             continue
         in_times = False
+        m = SECONDS.match(line)
+        if m:
+            pending_progs.append([m.group(1), m.group(2)])
+            continue
         m, lane = RESULT.match(line), LANE.match(line)
         if m and m.group(1) == "not ok":
             item = ["fail", m.group(3), m.group(4) or ""]
@@ -231,6 +242,14 @@ def test_record(a, lines):
                      time_rows(times))
     else:
         out += ["No stage times were printed.", ""]
+    if progs:
+        out += ["Time of each test program in seconds (``# seconds:``), "
+                "longest first; over %d s, kselftest's default timeout, "
+                "marked:" % KSFT_TIMEOUT, ""]
+        progs.sort(key=lambda p: -float(p[2]))
+        out += table([["lane", "program", "seconds", "over"]] +
+                     [[l, p, s, "yes" if float(s) > KSFT_TIMEOUT else ""]
+                      for l, p, s in progs])
     return out
 
 

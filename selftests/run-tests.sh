@@ -89,7 +89,7 @@ fi
 
 if [ "${ST_BENCH:-0}" = 1 ] && [ -f "$H/benchmarks" ]; then
 	# The base kernel of make bench has no test PMU.
-	modprobe -q test_pmu 2>/dev/null || true
+	modprobe -q test_perf_pmu 2>/dev/null || true
 	sed -e 's/#.*//' "$H/benchmarks" | while read -r b; do
 		[ -n "$b" ] || continue
 		echo "@@@ BENCH $b"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Benchmark: PMU counter sharing, with the test PMU (CONFIG_PERF_TEST_PMU),
+ * Benchmark: PMU counter sharing, with the test PMU (CONFIG_TEST_PERF_PMU),
  * its sysfs switch share_counters on and off in the same boot:
  *   - accuracy: NR trigger events (config 1) counting on this task, with
  *     nr_counters=2 and a mux interval of 1 ms, while the task makes
