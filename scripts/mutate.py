@@ -269,7 +269,7 @@ def write_record(results, tip, tests, started, partial, all_muts):
     rows = previous_rows() if partial else {}
     for mu, v, why in results:
         if v == "survived":
-            v, why = explained(mu, v, mu["promise"])
+            why = mu["promise"]  # explained() below, as every row is
         elif v == "oracle":
             why = "%s (without it, %s survives)" % (mu["oracle"], mu["masks"])
         elif v == "redundant":
